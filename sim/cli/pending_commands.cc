@@ -1,0 +1,94 @@
+// The subcommands whose models are not built yet: `workload`, `trace`, `validate` and `replay`.
+// Each parses its documented arguments (so --help and usage errors work now) and then reports, with
+// exit status 2, which part is missing. Nothing succeeds silently.
+#include <string>
+#include <vector>
+
+#include "arch/error.h"
+#include "sim/cli/command.h"
+#include "sim/cli/options.h"
+
+namespace warpsim::cli {
+namespace {
+
+// Parses `<action> [positionals...]` where each action takes a fixed number of positionals.
+struct Action {
+  const char* name;
+  int positionals;
+  const char* synopsis;
+};
+
+int dispatch_actions(const std::string& command, const Args& args, CommandIo& io,
+                     const std::vector<Action>& actions, const std::string& description,
+                     const std::string& missing) {
+  std::string synopsis;
+  for (const Action& a : actions) synopsis += std::string(synopsis.empty() ? "" : " | ") + a.synopsis;
+  const Usage usage{command + " " + synopsis, description};
+  for (const std::string& word : args) {
+    if (word == "--help" || word == "-h") {
+      print_usage(io.out, usage, po::options_description());
+      return kExitOk;
+    }
+    if (!word.empty() && word.front() == '-') {
+      throw InputError("unknown option '" + word + "'\nusage: " + usage.synopsis);
+    }
+  }
+  if (args.empty()) throw InputError("missing action\nusage: " + usage.synopsis);
+  const Args& words = args;
+  for (const Action& a : actions) {
+    if (words.front() != a.name) continue;
+    if (static_cast<int>(words.size()) - 1 != a.positionals) {
+      throw InputError(std::string(a.name) + ": expected " + std::to_string(a.positionals) +
+                       " argument(s)\nusage: " + command + " " + a.synopsis);
+    }
+    not_built(command + " " + a.name, missing);
+  }
+  throw InputError("unknown action '" + words.front() + "'\nusage: " + usage.synopsis);
+}
+
+}  // namespace
+
+int workload_command(const Args& args, CommandIo& io) {
+  return dispatch_actions("warpsim workload", args, io,
+                          {{"list", 0, "list"}, {"show", 1, "show <name>"}},
+                          "Lists and describes the built-in parametric workload models.",
+                          "the workload model library");
+}
+
+int trace_command(const Args& args, CommandIo& io) {
+  return dispatch_actions("warpsim trace", args, io,
+                          {{"info", 1, "info <file>"}, {"convert", 2, "convert <in> <out>"}},
+                          "Inspects trace files and converts between the native .wstrace format\n"
+                          "and Accel-Sim traces.",
+                          "the trace file readers and writers");
+}
+
+int validate_command(const Args& args, CommandIo& io) {
+  po::options_description options("options");
+  options.add_options()
+      ("reference", po::value<std::string>()->required(), "reference directory, e.g. "
+       "validate/reference/h200")
+      ("arch", po::value<std::string>()->default_value("h200"), "architecture to simulate")
+      ("report", po::value<std::string>(), "write a Markdown report with a scatter plot to FILE");
+  const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
+                    "Simulates every reference point and compares it with the measurement."};
+  if (!parse_args(args, options, {}, usage, io)) return kExitOk;
+  not_built("warpsim validate", "the validation module");
+}
+
+int replay_command(const Args& args, CommandIo& io) {
+  po::options_description options("options");
+  options.add_options()
+      ("input", po::value<std::vector<std::string>>()->required(), "ncu report or CSV export")
+      ("arch", po::value<std::string>()->required(), "target architecture")
+      ("json", po::value<std::string>(), "write the predictions as JSON to FILE");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  const Usage usage{"warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
+                    "[--json FILE]",
+                    "Replays the kernels of Nsight Compute reports on a target architecture."};
+  if (!parse_args(args, options, positional, usage, io)) return kExitOk;
+  not_built("warpsim replay", "the Nsight Compute report reader and replay");
+}
+
+}  // namespace warpsim::cli
