@@ -1,0 +1,79 @@
+// Driver of the CUDA twins: `twins list` prints the points as TSV (index, name, kernel, category,
+// role, params); `twins run [substring]` launches them in order (optionally only names containing
+// the substring), printing one "POINT <index> <name>" line per launch.
+#include <cstring>
+#include <iostream>
+
+#include "twins.cuh"
+
+namespace twins {
+
+std::vector<Point>& registry() {
+  static std::vector<Point> points;
+  return points;
+}
+
+namespace {
+__global__ void fill_random(float* p, size_t n, unsigned seed) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    unsigned x = (unsigned)i * 2654435761u ^ seed;
+    x ^= x >> 13;
+    x *= 0x5bd1e995u;
+    x ^= x >> 15;
+    p[i] = (float)(x & 0xFFFFFF) / 8388608.0f - 1.0f;
+    if (p[i] == 0.0f) p[i] = 0.5f;
+  }
+}
+}  // namespace
+
+float* random_floats(size_t n, unsigned seed) {
+  float* p = nullptr;
+  TWIN_CHECK(cudaMalloc(&p, n * sizeof(float)));
+  fill_random<<<1024, 256>>>(p, n, seed);
+  TWIN_CHECK(cudaGetLastError());
+  return p;
+}
+
+void* poisoned(size_t bytes) {
+  void* p = nullptr;
+  TWIN_CHECK(cudaMalloc(&p, bytes));
+  TWIN_CHECK(cudaMemset(p, 0xFF, bytes));
+  return p;
+}
+
+void finish_launch(const char* what) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(err));
+    std::exit(1);
+  }
+}
+
+}  // namespace twins
+
+int main(int argc, char** argv) {
+  const auto& points = twins::registry();
+  if (argc >= 2 && std::strcmp(argv[1], "list") == 0) {
+    std::cout << "index\tname\tkernel\tcategory\trole\tparams\n";
+    for (size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      std::cout << i << '\t' << p.name << '\t' << p.kernel << '\t' << p.category << '\t' << p.role
+                << '\t' << p.params << '\n';
+    }
+    return 0;
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "run") == 0) {
+    const char* filter = argc >= 3 ? argv[2] : nullptr;
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (filter && points[i].name.find(filter) == std::string::npos) continue;
+      std::cout << "POINT " << i << ' ' << points[i].name << std::endl;
+      points[i].run();
+      twins::finish_launch(points[i].name.c_str());
+    }
+    return 0;
+  }
+  std::cerr << "usage: twins list | twins run [name-substring]\n";
+  return 2;
+}

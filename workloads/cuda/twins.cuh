@@ -1,0 +1,56 @@
+// CUDA twins of warpsim's workload models: the registry every twin file adds its points to, and
+// the helpers they share. A point is one kernel launch at one size; `twins run` launches every
+// point once, in registry order, so that a profiler's launch order maps to the point list.
+// Every measured kernel's name starts with "w_"; set-up kernels do not, so a profiler filters them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define TWIN_CHECK(call)                                                                    \
+  do {                                                                                      \
+    cudaError_t err_ = (call);                                                              \
+    if (err_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
+                   cudaGetErrorString(err_));                                               \
+      std::exit(1);                                                                         \
+    }                                                                                       \
+  } while (0)
+
+namespace twins {
+
+/// One measured launch: `name` is unique ("copy/n=16777216"), `kernel` the model it twins,
+/// `category` groups points in reports, `role` is "calibration" (may set architecture
+/// parameters) or "test" (held out), `params` are the workload parameters as "k=v;k=v".
+struct Point {
+  std::string name;
+  std::string kernel;
+  std::string category;
+  std::string role;
+  std::string params;
+  std::function<void()> run;  ///< Allocates, initialises, launches the w_ kernel once, frees.
+};
+
+std::vector<Point>& registry();
+
+struct Register {
+  explicit Register(std::vector<Point> points) {
+    for (auto& p : points) registry().push_back(std::move(p));
+  }
+};
+
+/// Device buffer filled with deterministic pseudo-random floats in [-1, 1) (never zeros).
+float* random_floats(size_t n, unsigned seed);
+/// Uninitialised device buffer of n bytes, poisoned with 0xFF.
+void* poisoned(size_t bytes);
+/// Checks the last launch and synchronises.
+void finish_launch(const char* what);
+
+inline std::string kv(const std::string& k, long long v) { return k + "=" + std::to_string(v); }
+
+}  // namespace twins
