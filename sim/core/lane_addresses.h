@@ -1,0 +1,26 @@
+// The per-lane view of one warp-wide memory access shared by the shared-memory bank model and the
+// coalescer: 32 lanes (an NVIDIA warp), one byte address per lane, and an active mask whose bit i
+// says lane i takes part. Wave64 (AMD) accesses are left to a later model.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace warpsim::core {
+
+/// Lanes in a warp.
+inline constexpr int kWarpLanes = 32;
+
+/// Byte addresses of one warp access, indexed by lane; entries of inactive lanes are ignored.
+using LaneAddresses = std::span<const std::uint64_t, kWarpLanes>;
+
+/// Largest access per lane in bytes (128-bit vector loads and stores).
+inline constexpr int kMaxAccessBytes = 16;
+
+/// True for the access widths a lane can use: 1, 2, 4, 8 or 16 bytes.
+constexpr bool is_valid_access_width(int width_bytes) {
+  return width_bytes == 1 || width_bytes == 2 || width_bytes == 4 || width_bytes == 8 ||
+         width_bytes == 16;
+}
+
+}  // namespace warpsim::core
