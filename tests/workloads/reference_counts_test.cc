@@ -1,0 +1,129 @@
+// The workload models against the real H200: for every reference point of a modelled kernel,
+// the generated trace's warp-instruction count must equal ncu's smsp__inst_executed.sum and its
+// thread-instruction ratio smsp__thread_inst_executed_per_inst_executed.ratio (both exact
+// properties of the instruction stream, independent of timing).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traces/cta_trace.h"
+#include "traces/kernel_info.h"
+#include "workloads/workload.h"
+
+namespace warpsim::workloads {
+namespace {
+
+std::string source_dir() {
+  const char* dir = std::getenv("WARPSIM_SOURCE_DIR");
+  return dir ? dir : ".";
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(s);
+  while (std::getline(in, field, sep)) out.push_back(field);
+  return out;
+}
+
+// Minimal CSV row parser (quoted fields, no embedded newlines), enough for ncu's raw page.
+std::vector<std::string> csv_row(const std::string& line) {
+  std::vector<std::string> out;
+  std::string field;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.push_back(field);
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  out.push_back(field);
+  return out;
+}
+
+double number(std::string s) {
+  std::string digits;
+  for (char c : s) {
+    if (c != ',') digits += c;
+  }
+  return std::stod(digits);
+}
+
+struct ReferencePoint {
+  std::string name, kernel, params;
+  double inst = 0, ratio = 0;
+};
+
+std::vector<ReferencePoint> load_reference() {
+  const std::string dir = source_dir() + "/validate/reference/h200/";
+  std::ifstream points(dir + "points.tsv");
+  std::ifstream raw(dir + "raw.csv");
+  std::string line;
+  std::vector<ReferencePoint> out;
+  std::getline(points, line);
+  while (std::getline(points, line)) {
+    const auto f = split(line, '\t');
+    out.push_back({f[1], f[2], f[5], 0, 0});
+  }
+  std::getline(raw, line);
+  const auto header = csv_row(line);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  std::getline(raw, line);  // units
+  for (auto& p : out) {
+    std::getline(raw, line);
+    const auto row = csv_row(line);
+    p.inst = number(row[col.at("smsp__inst_executed.sum")]);
+    p.ratio = number(row[col.at("smsp__thread_inst_executed_per_inst_executed.ratio")]);
+  }
+  return out;
+}
+
+TEST(WorkloadsReference, InstructionCountsMatchTheH200) {
+  const auto points = load_reference();
+  ASSERT_GE(points.size(), 40u);
+  int checked = 0;
+  for (const auto& point : points) {
+    const Workload* model = nullptr;
+    for (const auto& w : all_workloads()) {
+      if (w->name() == point.kernel) model = w.get();
+    }
+    if (model == nullptr) continue;
+    std::vector<std::string> args;
+    for (const auto& kv : split(point.params, ';')) {
+      const std::string key = kv.substr(0, kv.find('='));
+      for (const auto& spec : model->params()) {
+        if (spec.name == key) args.push_back(kv);
+      }
+    }
+    if (point.inst > 4e6) continue;  // large points are checked by `warpsim validate`
+    auto source = model->make_source(Params::parse(model->params(), args, point.kernel));
+    traces::KernelInfo info;
+    ASSERT_TRUE(source->next_kernel(info));
+    traces::CtaTrace cta;
+    uint64_t inst = 0, threads = 0;
+    while (source->next_cta(cta)) {
+      for (const auto& warp : cta.warps) {
+        inst += warp.instructions.size();
+        for (const auto& i : warp.instructions) threads += std::popcount(i.active_mask);
+      }
+    }
+    const double ratio = static_cast<double>(threads) / static_cast<double>(inst);
+    EXPECT_EQ(static_cast<double>(inst), point.inst) << point.name;
+    EXPECT_NEAR(ratio, point.ratio, 0.006) << point.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+}
+
+}  // namespace
+}  // namespace warpsim::workloads

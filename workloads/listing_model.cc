@@ -1,0 +1,120 @@
+#include "workloads/listing_model.h"
+
+#include "arch/embedded_file.h"
+#include "arch/error.h"
+#include "traces/kernel_source.h"
+#include "workloads/models.h"
+#include "workloads/sass_walker.h"
+
+namespace warpsim {
+extern const EmbeddedFile kSassListings[];
+}
+
+namespace warpsim::workloads {
+namespace {
+
+// Streams the CTAs of one listing-driven kernel, generating each warp when its CTA is read.
+class ListingKernelSource final : public traces::KernelSource {
+ public:
+  ListingKernelSource(const ModelSpec& spec, const Params& params)
+      : spec_(spec),
+        params_(params.to_string()),
+        launch_(spec.launch(params)),
+        function_(sm90_listing().function(launch_.function.empty() ? spec.function
+                                                                  : launch_.function)),
+        opcodes_(std::make_shared<traces::OpcodeTable>(traces::Isa::kSm90)),
+        walker_(function_, *opcodes_),
+        emulator_(function_,
+                  LaunchContext{launch_.grid, launch_.block, {0, 0, 0}, 0, launch_.parameters},
+                  launch_.memory) {
+    info_.name = function_.name;
+    info_.grid = launch_.grid;
+    info_.block = launch_.block;
+    info_.cluster = {1, 1, 1};
+    info_.registers_per_thread = launch_.registers_per_thread;
+    info_.static_shared_bytes = launch_.static_shared_bytes;
+    info_.dynamic_shared_bytes = launch_.dynamic_shared_bytes;
+    info_.isa = traces::Isa::kSm90;
+    info_.binary_version = 90;
+    info_.source_gpu = "workload model " + spec.name + " (" + params_ + ")";
+    info_.opcodes = opcodes_;
+    info_.validate("workload " + spec.name);
+  }
+
+  bool next_kernel(traces::KernelInfo& kernel) override {
+    if (kernel_done_) return false;
+    kernel_done_ = true;
+    started_ = true;
+    kernel = info_;
+    return true;
+  }
+
+  bool next_cta(traces::CtaTrace& cta) override {
+    if (!started_ || next_cta_ >= info_.cta_count()) return false;
+    const traces::Dim3 index = traces::index_from_linear(next_cta_++, info_.grid);
+    const uint32_t warps = info_.warps_per_cta();
+    const uint64_t threads = info_.block.volume();
+    cta.index = index;
+    cta.cluster.reset();
+    cta.reset(warps);
+    for (uint32_t w = 0; w < warps; ++w) {
+      const uint64_t first = uint64_t{w} * 32;
+      const uint64_t lanes = std::min<uint64_t>(32, threads - first);
+      const traces::LaneMask mask = lanes == 32 ? 0xFFFFFFFFull : ((1ull << lanes) - 1);
+      emulator_.start_warp(index, w);
+      walker_.walk(mask, emulator_, cta.warps[w]);
+    }
+    return true;
+  }
+
+  std::string describe() const override { return "workload " + spec_.name + " (" + params_ + ")"; }
+
+ private:
+  const ModelSpec& spec_;
+  std::string params_;
+  KernelLaunch launch_;
+  const SassFunction& function_;
+  std::shared_ptr<traces::OpcodeTable> opcodes_;
+  SassWalker walker_;
+  SassEmulator emulator_;
+  traces::KernelInfo info_;
+  bool kernel_done_ = false;
+  bool started_ = false;
+  uint64_t next_cta_ = 0;
+};
+
+}  // namespace
+
+const SassListing& sm90_listing() {
+  static const SassListing listing = [] {
+    for (const EmbeddedFile* f = kSassListings; f->path != nullptr; ++f) {
+      if (std::string_view(f->path) == "h200_sm90.sass") {
+        return parse_sass_listing(std::string_view(f->data, f->size),
+                                  "workloads/sass/h200_sm90.sass");
+      }
+    }
+    throw InternalError("workloads/sass/h200_sm90.sass is not embedded");
+  }();
+  return listing;
+}
+
+uint64_t AddressSpace::allocate(uint64_t bytes) {
+  constexpr uint64_t kAlign = 2ull << 20;
+  const uint64_t at = next_;
+  next_ += (bytes + kAlign - 1) / kAlign * kAlign + kAlign;
+  return at;
+}
+
+std::unique_ptr<traces::KernelSource> ListingModel::make_source(const Params& params) const {
+  return std::make_unique<ListingKernelSource>(spec_, params);
+}
+
+std::vector<std::unique_ptr<Workload>> make_models() {
+  std::vector<std::unique_ptr<Workload>> out;
+  for (auto* family : {&streaming_models, &compute_models, &memory_models}) {
+    for (ModelSpec& spec : family()) out.push_back(std::make_unique<ListingModel>(std::move(spec)));
+  }
+  return out;
+}
+
+}  // namespace warpsim::workloads
