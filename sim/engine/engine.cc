@@ -1,0 +1,316 @@
+#include "sim/engine/engine.h"
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <iterator>
+#include <sstream>
+
+#include "arch/error.h"
+#include "sim/engine/stuck_report.h"
+
+namespace warpsim::engine {
+
+struct Engine::Arena {
+  explicit Arena(unsigned threads) : arena(static_cast<int>(threads)) {}
+  tbb::task_arena arena;
+};
+
+Engine::Engine(EngineOptions options) : options_(options) {
+  threads_ = options_.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency())
+                                   : options_.threads;
+  if (threads_ > 1) arena_ = std::make_unique<Arena>(threads_);
+}
+
+Engine::~Engine() = default;
+
+const ClockDomain& Engine::add_clock_domain(std::string name, std::uint64_t frequency_khz) {
+  return add_clock_domain(ClockDomain(std::move(name), frequency_khz));
+}
+
+const ClockDomain& Engine::add_clock_domain(const ClockDomain& domain) {
+  for (const auto& d : domains_) {
+    if (d->name() == domain.name()) {
+      throw InputError("clock domain '" + domain.name() + "' is defined twice");
+    }
+  }
+  domains_.push_back(std::make_unique<ClockDomain>(domain));
+  return *domains_.back();
+}
+
+const ClockDomain& Engine::clock_domain(std::string_view name) const {
+  for (const auto& d : domains_) {
+    if (d->name() == name) return *d;
+  }
+  std::string known;
+  for (const auto& d : domains_) known += (known.empty() ? "" : ", ") + d->name();
+  throw InputError("unknown clock domain '" + std::string(name) +
+                   "' (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+void Engine::add(Component& component, Start start) {
+  if (component.engine_ != nullptr) {
+    throw InternalError("component '" + component.name() + "' is registered twice");
+  }
+  if (running_) {
+    throw InternalError("component '" + component.name() + "' registered during a run");
+  }
+  component.engine_ = this;
+  component.id_ = static_cast<ComponentId>(components_.size());
+  components_.push_back(&component);
+  finalized_ = false;
+  if (start == Start::kAwake) wake_at_or_after(component, now_);
+}
+
+void Engine::check_endpoints(const Component& sender, const Component& receiver,
+                             const PortConfig& config) const {
+  const std::string name =
+      config.name.empty() ? sender.name() + "->" + receiver.name() : config.name;
+  if (sender.engine_ != this || receiver.engine_ != this) {
+    throw InternalError("port '" + name + "': both endpoints must be registered with this engine");
+  }
+  if (config.latency_ps == 0) {
+    throw InputError("port '" + name + "': latency_ps must be at least 1 ps, got 0");
+  }
+}
+
+void Engine::set_watchdog_cycles(std::uint64_t cycles, std::string_view domain) {
+  watchdog_ps_ = clock_domain(domain).duration(cycles);
+}
+
+void Engine::wake(Component& component, Cycle cycle) {
+  if (component.engine_ != this) {
+    throw InternalError("wake: component '" + component.name() + "' is not registered here");
+  }
+  if (evaluating_) {
+    throw InternalError("wake: called for '" + component.name() + "' during the evaluate phase");
+  }
+  const Time t = component.domain().time_of(cycle);
+  if (t < now_ || (instants_ > 0 && t <= last_instant_)) {
+    throw InternalError("wake: cycle " + std::to_string(cycle) + " of '" + component.name() +
+                        "' starts at " + std::to_string(t) +
+                        " ps, not after the latest processed instant (" + std::to_string(now_) +
+                        " ps)");
+  }
+  owe_wake(component, cycle);
+}
+
+void Engine::schedule_self(Component& c, Cycle cycle) {
+  const Time t = c.domain_->time_of(cycle);
+  if (t == kNever) {
+    c.wake_cycle_ = kSleep;
+    c.wake_time_ = kNever;
+    queue_.remove(c.id_);
+    return;
+  }
+  c.wake_cycle_ = cycle;
+  c.wake_time_ = t;
+  queue_.set(c.id_, t);
+}
+
+void Engine::owe_wake(Component& c, Cycle cycle) {
+  const Time t = c.domain_->time_of(cycle);
+  if (t == kNever || t == c.last_owed_wake_) return;
+  c.last_owed_wake_ = t;
+  wakes_.push({t, c.id_, cycle});
+}
+
+void Engine::finalize() {
+  std::sort(components_.begin(), components_.end(),
+            [](const Component* a, const Component* b) { return a->name() < b->name(); });
+  for (std::size_t i = 0; i + 1 < components_.size(); ++i) {
+    if (components_[i]->name() == components_[i + 1]->name()) {
+      throw InputError("component name '" + components_[i]->name() + "' is used twice");
+    }
+  }
+  std::vector<ComponentId> new_id(components_.size());
+  for (std::size_t i = 0; i < components_.size(); ++i) {
+    new_id[components_[i]->id_] = static_cast<ComponentId>(i);
+  }
+  wakes_.remap_ids(new_id);
+  queue_.resize(components_.size());
+  for (std::size_t i = 0; i < components_.size(); ++i) {
+    Component& c = *components_[i];
+    c.id_ = static_cast<ComponentId>(i);
+    if (c.wake_cycle_ != kSleep) queue_.set(c.id_, c.wake_time_);
+  }
+  due_.reserve(components_.size());
+  self_due_.reserve(components_.size());
+  woken_due_.reserve(components_.size());
+  finalized_ = true;
+}
+
+RunResult Engine::run(const RunLimits& limits) {
+  if (running_) throw InternalError("Engine::run called during a run");
+  if (!finalized_) finalize();
+  struct Guard {
+    Engine& engine;
+    ~Guard() { engine.running_ = engine.evaluating_ = false; }
+  } guard{*this};
+  running_ = true;
+  if (instants_ == 0) last_progress_ = now_;
+  commit_all_dirty();
+  while (!queue_.empty() || !wakes_.empty()) {
+    Time next = queue_.empty() ? kNever : queue_.top_time();
+    if (!wakes_.empty()) next = std::min(next, wakes_.top().time);
+    if (next > limits.until) {
+      now_ = std::max(now_, limits.until);
+      return {now_, StopReason::kTimeLimit};
+    }
+    if (watchdog_ps_ != 0 && next - last_progress_ > watchdog_ps_) fire_watchdog(next);
+    now_ = next;
+    process_instant();
+    if (limits.stop_when && limits.stop_when()) return {now_, StopReason::kPredicate};
+  }
+  for (const Component* c : components_) {
+    if (c->busy()) fire_deadlock();
+  }
+  return {now_, StopReason::kIdle};
+}
+
+void Engine::commit_all_dirty() {
+  for (Component* c : components_) {
+    for (PortBase* p : c->dirty_ports_) commit_port(*p);
+    c->dirty_ports_.clear();
+  }
+}
+
+void Engine::process_instant() {
+  ++instants_;
+  last_instant_ = now_;
+  collect_due();
+  total_ticks_ += due_.size();
+  evaluating_ = true;
+  evaluate();
+  evaluating_ = false;
+  commit();
+}
+
+void Engine::collect_due() {
+  // Both queues yield ids in increasing order for one time; merge them into due_, dropping repeats.
+  self_due_.clear();
+  while (!queue_.empty() && queue_.top_time() == now_) {
+    Component& c = *components_[queue_.pop()];
+    c.now_cycle_ = c.wake_cycle_;
+    c.wake_cycle_ = kSleep;
+    c.wake_time_ = kNever;
+    c.due_stamp_ = instants_;
+    self_due_.push_back(&c);
+  }
+  woken_due_.clear();
+  while (!wakes_.empty() && wakes_.top().time == now_) {
+    const Wake w = wakes_.pop();
+    Component& c = *components_[w.id];
+    if (c.due_stamp_ == instants_) continue;
+    c.due_stamp_ = instants_;
+    c.now_cycle_ = w.cycle;
+    woken_due_.push_back(&c);
+  }
+  due_.clear();
+  std::merge(self_due_.begin(), self_due_.end(), woken_due_.begin(), woken_due_.end(),
+             std::back_inserter(due_),
+             [](const Component* a, const Component* b) { return a->id_ < b->id_; });
+}
+
+void Engine::evaluate() {
+  const auto tick_range = [this](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      Component& c = *due_[i];
+      c.tick_result_ = c.tick(c.now_cycle_);
+    }
+  };
+  if (arena_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
+    ++parallel_instants_;
+    arena_->arena.execute([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, due_.size()),
+          [&](const tbb::blocked_range<std::size_t>& r) { tick_range(r.begin(), r.end()); });
+    });
+  } else {
+    tick_range(0, due_.size());
+  }
+}
+
+void Engine::commit() {
+  bool any_commit_hook = false;
+  for (Component* c : due_) {
+    ++c->ticks_;
+    any_commit_hook |= c->wants_commit_;
+    const Cycle next = c->tick_result_;
+    if (next == kSleep) {
+      c->wake_cycle_ = kSleep;
+      c->wake_time_ = kNever;
+      queue_.remove(c->id_);
+      continue;
+    }
+    if (next <= c->now_cycle_) {
+      throw InternalError("component '" + c->name() + "': tick at cycle " +
+                          std::to_string(c->now_cycle_) + " returned cycle " +
+                          std::to_string(next) + ", which is not in the future");
+    }
+    schedule_self(*c, next);
+  }
+  if (any_commit_hook) {
+    for (Component* c : due_) {
+      if (c->wants_commit_) c->commit(c->now_cycle_);
+    }
+  }
+  bool progress = false;
+  for (Component* c : due_) {
+    for (PortBase* p : c->dirty_ports_) commit_port(*p);
+    c->dirty_ports_.clear();
+    progress |= c->progress_;
+    c->progress_ = false;
+  }
+  if (progress) last_progress_ = now_;
+}
+
+void Engine::commit_port(PortBase& port) {
+  if (port.send_dirty_) {
+    port.send_dirty_ = false;
+    const Time arrival = now_ + port.latency_;
+    const std::size_t n = port.publish_staged(arrival);
+    port.occupancy_ += n;
+    port.sent_ += n;
+    if (n != 0) wake_at_or_after(*port.receiver_, arrival);
+  }
+  if (port.pop_dirty_) {
+    port.pop_dirty_ = false;
+    port.occupancy_ -= port.pops_pending_;
+    port.popped_ += port.pops_pending_;
+    port.pops_pending_ = 0;
+    if (port.sender_stalled_) {
+      port.sender_stalled_ = false;
+      wake_at_or_after(*port.sender_, now_ + 1);
+    }
+  }
+  port.max_occupancy_ = std::max(port.max_occupancy_, port.occupancy_);
+}
+
+void Engine::fire_watchdog(Time next) const {
+  std::vector<const Component*> stuck;
+  for (const Component* c : components_) {
+    if (c->busy() || c->wake_cycle_ != kSleep) stuck.push_back(c);
+  }
+  std::ostringstream msg;
+  msg << "watchdog: no progress for " << (next - last_progress_) << " ps (limit " << watchdog_ps_
+      << " ps) since " << last_progress_ << " ps; next event at " << next << " ps\n";
+  write_stuck_report(msg, stuck);
+  throw InternalError(msg.str());
+}
+
+void Engine::fire_deadlock() const {
+  std::vector<const Component*> stuck;
+  for (const Component* c : components_) {
+    if (c->busy()) stuck.push_back(c);
+  }
+  std::ostringstream msg;
+  msg << "deadlock at " << now_ << " ps: no component is scheduled but some hold unfinished work\n";
+  write_stuck_report(msg, stuck);
+  throw InternalError(msg.str());
+}
+
+}  // namespace warpsim::engine

@@ -1,0 +1,189 @@
+// The discrete-event engine that drives every hardware model.
+//
+// It advances simulated time (picoseconds) from one instant to the next at which some component is
+// due, skipping idle stretches entirely. A component is ticked only at the cycle its latest tick
+// asked for, at its first cycle edge at or after each message's arrival on one of its ports, after
+// a returned credit it was waiting for, or at an explicit `wake`. Each instant runs fixed phases,
+// so results depend neither on registration order nor on thread count:
+//   1. deliver  - messages whose arrival time has come become visible to their receivers (ports
+//                 filter by arrival time, so this phase costs nothing);
+//   2. evaluate - every due component's `tick` runs, optionally in parallel on a TBB task arena;
+//                 sends are staged in the sender's side of the port;
+//   3. commit   - serially, in component-id order: due components are rescheduled, opt-in commit
+//                 hooks run, staged sends are published (waking receivers), pops return credits
+//                 (waking stalled senders) and progress is recorded.
+// Component ids follow the components' names (sorted), never the order of registration.
+//
+// A watchdog turns "no progress for N ps" and "nothing scheduled while a component is busy" into
+// warpsim::InternalError naming the stuck components with their dump_state. The progress gap is
+// measured in simulated time, so a legitimate wait longer than the limit also trips it: choose the
+// limit above the longest expected stall.
+//
+// Left out: parallelism across instants (optimistic or conservative PDES), checkpointing, and
+// removing components once registered.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/clock_domain.h"
+#include "sim/engine/component.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/port.h"
+#include "sim/engine/wake_queue.h"
+
+namespace warpsim::engine {
+
+/// Engine-wide settings.
+struct EngineOptions {
+  /// Threads for the evaluate phase: 1 runs serially, 0 uses every hardware thread.
+  unsigned threads = 1;
+  /// Smallest number of components due in one instant for which evaluation runs in parallel.
+  std::size_t parallel_threshold = 16;
+};
+
+/// Whether a newly registered component is ticked at the current time's first cycle edge.
+enum class Start { kAwake, kAsleep };
+
+/// Why a run returned.
+enum class StopReason {
+  kIdle,       ///< no component has anything scheduled
+  kTimeLimit,  ///< the next instant lies after RunLimits::until
+  kPredicate,  ///< RunLimits::stop_when returned true
+};
+
+/// Optional limits of one run.
+struct RunLimits {
+  /// Process instants up to and including this time (ps).
+  Time until = kNever;
+  /// Checked after every instant; the run stops when it returns true.
+  std::function<bool()> stop_when{};
+};
+
+/// The outcome of a run.
+struct RunResult {
+  Time end_time = 0;  ///< simulated time when the run returned (ps)
+  StopReason reason = StopReason::kIdle;
+};
+
+/// Owns clock domains and ports, schedules components, runs the phases and the watchdog.
+class Engine {
+ public:
+  explicit Engine(EngineOptions options = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Adds a clock domain; the reference stays valid for the engine's life. Throws
+  /// warpsim::InputError on a duplicate name or a frequency outside ClockDomain's range.
+  const ClockDomain& add_clock_domain(std::string name, std::uint64_t frequency_khz);
+  /// Adds a copy of `domain` (e.g. from ClockDomain::from_mhz); same rules as above.
+  const ClockDomain& add_clock_domain(const ClockDomain& domain);
+  /// The domain called `name`; throws warpsim::InputError when there is none.
+  const ClockDomain& clock_domain(std::string_view name) const;
+
+  /// Registers `component` (not owned; it must outlive the engine's runs). Throws
+  /// warpsim::InternalError when it is already registered; duplicate names are reported by the
+  /// next run as warpsim::InputError.
+  void add(Component& component, Start start = Start::kAwake);
+
+  /// Constructs, registers and owns a component of type C.
+  template <class C, class... Args>
+  C& emplace(Args&&... args) {
+    auto owned = std::make_unique<C>(std::forward<Args>(args)...);
+    C& ref = *owned;
+    add(ref);
+    owned_.push_back(std::move(owned));
+    return ref;
+  }
+
+  /// Creates a port from `sender` to `receiver` (both registered here). Throws
+  /// warpsim::InputError when the latency is 0 and warpsim::InternalError when an endpoint
+  /// belongs to no or another engine.
+  template <class T>
+  Port<T>& connect(Component& sender, Component& receiver, const PortConfig& config) {
+    check_endpoints(sender, receiver, config);
+    auto port = std::make_unique<Port<T>>(sender, receiver, config, &now_);
+    Port<T>& ref = *port;
+    ports_.push_back(std::move(port));
+    return ref;
+  }
+
+  /// Ticks `component` at `cycle` of its domain (in addition to the cycles it asks for). Call it
+  /// outside a run or from a commit hook; the cycle must start after the latest processed instant
+  /// and not before the current time. Throws warpsim::InternalError otherwise.
+  void wake(Component& component, Cycle cycle);
+
+  /// Fires the watchdog after `limit_ps` picoseconds without progress; 0 disables it (default).
+  void set_watchdog(Time limit_ps) { watchdog_ps_ = limit_ps; }
+  /// Same limit given as `cycles` of the clock domain called `domain`.
+  void set_watchdog_cycles(std::uint64_t cycles, std::string_view domain);
+
+  /// Runs until no component is scheduled, the time limit or the predicate. Throws
+  /// warpsim::InternalError when the watchdog fires, when the queue empties while a component is
+  /// busy (deadlock), or when a tick returns a cycle that is not in the future.
+  RunResult run(const RunLimits& limits = {});
+
+  /// The current simulated time (ps).
+  Time now() const { return now_; }
+  /// Total ticks (events) executed.
+  std::uint64_t total_ticks() const { return total_ticks_; }
+  /// Distinct instants processed.
+  std::uint64_t instants() const { return instants_; }
+  /// Instants whose evaluate phase ran on the TBB arena.
+  std::uint64_t parallel_instants() const { return parallel_instants_; }
+  /// Threads used by the evaluate phase.
+  unsigned threads() const { return threads_; }
+  /// Registered components; after a run, in id (name) order.
+  std::span<Component* const> components() const { return components_; }
+
+ private:
+  struct Arena;
+
+  void check_endpoints(const Component& sender, const Component& receiver,
+                       const PortConfig& config) const;
+  void finalize();
+  void schedule_self(Component& c, Cycle cycle);
+  void owe_wake(Component& c, Cycle cycle);
+  void wake_at_or_after(Component& c, Time t) { owe_wake(c, c.domain_->cycle_at_or_after(t)); }
+  void collect_due();
+  void commit_all_dirty();
+  void commit_port(PortBase& port);
+  void process_instant();
+  void evaluate();
+  void commit();
+  [[noreturn]] void fire_watchdog(Time next) const;
+  [[noreturn]] void fire_deadlock() const;
+
+  EngineOptions options_;
+  unsigned threads_;
+  std::unique_ptr<Arena> arena_;
+  std::vector<std::unique_ptr<ClockDomain>> domains_;
+  std::vector<Component*> components_;
+  std::vector<std::unique_ptr<Component>> owned_;
+  std::vector<std::unique_ptr<PortBase>> ports_;
+  EventQueue queue_;  // self-requested cycles, one per component
+  WakeQueue wakes_;   // owed wake-ups
+  std::vector<Component*> due_;
+  std::vector<Component*> self_due_;
+  std::vector<Component*> woken_due_;
+  bool finalized_ = false;
+  bool running_ = false;
+  bool evaluating_ = false;
+  Time now_ = 0;
+  Time last_instant_ = 0;  // time of the latest processed instant (valid when instants_ > 0)
+  Time last_progress_ = 0;
+  Time watchdog_ps_ = 0;
+  std::uint64_t total_ticks_ = 0;
+  std::uint64_t instants_ = 0;
+  std::uint64_t parallel_instants_ = 0;
+};
+
+}  // namespace warpsim::engine
