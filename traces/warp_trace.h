@@ -1,0 +1,64 @@
+// The instructions of one warp of one CTA, with the warp's side pools: lane addresses (only
+// memory instructions use them), rare extras, recorded register values and optional source line
+// numbers. clear() keeps every buffer's capacity, so a reused WarpTrace refills without
+// allocating in steady state. Accessors check their indices and throw InternalError rather than
+// read out of bounds; validate() checks a filled warp and names what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "traces/instruction.h"
+
+namespace warpsim::traces {
+
+/// One warp's instruction stream.
+struct WarpTrace {
+  uint32_t warp_id = 0;                       ///< Warp index within the CTA.
+  std::vector<WarpInstruction> instructions;  ///< In program (issue) order.
+  std::vector<uint64_t> addresses;            ///< Lane and TMA addresses.
+  std::vector<InstructionExtras> extras;      ///< Out-of-line fields.
+  std::vector<uint32_t> values;               ///< Recorded register values.
+  std::vector<uint32_t> line_numbers;         ///< Empty, or one source line per instruction.
+
+  /// Empties the warp, keeping capacity.
+  void clear();
+
+  /// Appends `inst`'s lane addresses (one per active lane, in lane order) and points `inst` at
+  /// them. Throws InputError when addresses.size() differs from popcount(inst.active_mask).
+  void set_lane_addresses(WarpInstruction& inst, std::span<const uint64_t> lane_addresses);
+
+  /// The lane addresses of `inst`, one per active lane in lane order (empty when none).
+  std::span<const uint64_t> lane_addresses(const WarpInstruction& inst) const;
+
+  /// Writes the address of each active lane to out[lane]; inactive lanes keep their value.
+  void expand_lane_addresses(const WarpInstruction& inst, std::span<uint64_t, kMaxLanes> out) const;
+
+  /// The extras of `inst`, or nullptr.
+  const InstructionExtras* extras_of(const WarpInstruction& inst) const;
+
+  /// The extras of `inst`, created on first use.
+  InstructionExtras& mutable_extras(WarpInstruction& inst);
+
+  /// The TMA addresses of `inst` (empty when it has no TMA fields).
+  std::span<const uint64_t> tma_addresses(const WarpInstruction& inst) const;
+
+  /// The recorded values of operand `operand` (destinations first, then sources): 1 value, or
+  /// one per lane; empty when no values were recorded.
+  std::span<const uint32_t> operand_values(const WarpInstruction& inst, uint32_t operand,
+                                           uint32_t warp_size) const;
+
+  /// Bytes held by the buffers (capacity), for memory accounting.
+  size_t memory_bytes() const;
+
+  /// Checks the pools and counts: every index in range, num_dst/num_src within limits, one
+  /// line number per instruction or none. Throws InputError naming `where` and the instruction.
+  void validate(const std::string& where, uint32_t warp_size) const;
+
+  /// Field-by-field equality (pool layouts included), for round-trip tests.
+  friend bool operator==(const WarpTrace&, const WarpTrace&) = default;
+};
+
+}  // namespace warpsim::traces
