@@ -52,6 +52,11 @@ struct InstructionExtras {
   uint16_t wide_values = 0;     ///< Bit i: operand i (destinations, then sources) has one value
                                 ///< per lane (32 on NVIDIA); clear: one value for the warp.
   uint32_t values_offset = 0;   ///< First value in WarpTrace::values.
+  /// Lanes that were active but did not execute because the guard predicate was false. They
+  /// count as executed threads for Nsight Compute's smsp__thread_inst_executed (which ignores
+  /// predication) although active_mask excludes them. Sources that only know active AND guard
+  /// (Accel-Sim traces) leave it 0.
+  LaneMask predicated_off = 0;
   friend bool operator==(const InstructionExtras&, const InstructionExtras&) = default;
 };
 

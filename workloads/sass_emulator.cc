@@ -3,6 +3,7 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <string_view>
 
 #include "arch/error.h"
@@ -128,6 +129,8 @@ SassEmulator::SassEmulator(const SassFunction& function, LaunchContext context,
     : function_(function),
       context_(std::move(context)),
       reader_(std::move(reader)),
+      dims_{context_.block.x, context_.block.y, context_.block.z,
+            context_.grid.x,  context_.grid.y,  context_.grid.z},
       decoded_(function.instructions.size()),
       decoded_ready_(function.instructions.size(), false) {
   start_warp(context_.cta, context_.warp_in_cta);
@@ -137,12 +140,15 @@ void SassEmulator::start_warp(traces::Dim3 cta, uint32_t warp_in_cta) {
   context_.cta = cta;
   context_.warp_in_cta = warp_in_cta;
   r_known_.fill(0);
+  r_known_[255] = ~0u;
+  r_[255].fill(0);
   p_known_.fill(0);
   p_known_[7] = ~0u;
   p_value_[7] = ~0u;
-  ur_known_.fill(false);
-  up_.fill(2);
-  up_[7] = 1;
+  ur_known_ = uint64_t{1} << 63;
+  ur_[63] = 0;
+  up_known_ = 0x80;
+  up_value_ = 0x80;
 }
 
 SassEmulator::Decoded SassEmulator::decode(const SassInstruction& inst) {
@@ -210,133 +216,155 @@ const SassEmulator::Decoded& SassEmulator::decoded(const SassInstruction& inst) 
   return decoded_[i];
 }
 
-uint32_t SassEmulator::special(int code, int lane) const {
-  const uint32_t thread = context_.warp_in_cta * 32 + static_cast<uint32_t>(lane);
-  const auto& b = context_.block;
-  switch (code) {
-    case 0: return thread % b.x;
-    case 1: return (thread / b.x) % b.y;
-    case 2: return thread / (b.x * b.y);
-    case 3: return context_.cta.x;
-    case 4: return context_.cta.y;
-    case 5: return context_.cta.z;
-    case 6: return static_cast<uint32_t>(lane);
-    default: return 0;
-  }
-}
-
 std::optional<uint32_t> SassEmulator::constant(int bank, uint64_t offset) const {
   if (bank != 0) return std::nullopt;
-  const uint32_t dims[6] = {context_.block.x, context_.block.y, context_.block.z,
-                            context_.grid.x,  context_.grid.y,  context_.grid.z};
-  if (offset < 24 && offset % 4 == 0) return dims[offset / 4];
-  if (offset >= context_.parameter_offset &&
-      offset + 4 <= context_.parameter_offset + context_.parameters.size()) {
-    uint32_t v = 0;
-    for (int k = 3; k >= 0; --k) v = v << 8 | context_.parameters[offset - context_.parameter_offset + k];
+  if (offset < 24 && offset % 4 == 0) return dims_[offset / 4];
+  const uint64_t base = context_.parameter_offset;
+  if (offset >= base && offset + 4 <= base + context_.parameters.size()) {
+    uint32_t v;
+    std::memcpy(&v, context_.parameters.data() + (offset - base), 4);
     return v;
   }
   return std::nullopt;
 }
 
-std::optional<uint64_t> SassEmulator::read(const Operand& op, int lane, bool as64) const {
-  std::optional<uint64_t> v;
+SassEmulator::Vec SassEmulator::fetch(const Operand& op, bool as64) const {
+  Vec out;
   switch (op.kind) {
-    case Kind::kReg:
-      if (op.index == 255) {
-        v = 0;
-      } else if ((r_known_[op.index] >> lane & 1u) &&
-                 (!as64 || op.index == 254 || (r_known_[op.index + 1] >> lane & 1u))) {
-        v = r_[op.index][lane];
-        if (as64) *v |= uint64_t{op.index == 254 ? 0u : r_[op.index + 1][lane]} << 32;
+    case Kind::kReg: {
+      const auto& lo = r_[op.index];
+      out.known = r_known_[op.index];
+      if (as64 && op.index < 254) {
+        const auto& hi = r_[op.index + 1];
+        out.known &= r_known_[op.index + 1];
+        for (int l = 0; l < 32; ++l) out.v[l] = uint64_t{hi[l]} << 32 | lo[l];
+      } else {
+        for (int l = 0; l < 32; ++l) out.v[l] = lo[l];
       }
       break;
-    case Kind::kUreg:
-      if (op.index == 63) {
-        v = 0;
-      } else if (ur_known_[op.index] && (!as64 || ur_known_[op.index + 1])) {
-        v = ur_[op.index];
-        if (as64) *v |= uint64_t{ur_[op.index + 1]} << 32;
-      }
+    }
+    case Kind::kUreg: {
+      const bool known = (ur_known_ >> op.index & 1) &&
+                         (!as64 || op.index >= 62 || (ur_known_ >> (op.index + 1) & 1));
+      uint64_t v = ur_[op.index];
+      if (as64 && op.index < 62) v |= uint64_t{ur_[op.index + 1]} << 32;
+      out.v.fill(v);
+      out.known = known ? ~0u : 0u;
       break;
+    }
     case Kind::kImm:
-      v = as64 ? op.imm : (op.imm & 0xFFFFFFFFu);
+      out.v.fill(as64 ? op.imm : (op.imm & 0xFFFFFFFFu));
+      out.known = ~0u;
       break;
     case Kind::kConst: {
-      uint64_t off = op.imm;
-      if (op.const_reg >= 0) {
-        if (op.const_reg != 255 && !(r_known_[op.const_reg] >> lane & 1u)) return std::nullopt;
-        off += op.const_reg == 255 ? 0 : r_[op.const_reg][lane];
+      if (op.const_reg < 0) {  // the same word for every lane
+        const auto lo = constant(op.const_bank, op.imm);
+        const auto hi = as64 ? constant(op.const_bank, op.imm + 4) : std::optional<uint32_t>(0);
+        if (lo && hi) {
+          out.v.fill(uint64_t{*hi} << 32 | *lo);
+          out.known = ~0u;
+        }
+        break;
       }
-      const auto lo = constant(op.const_bank, off);
-      if (!lo) return std::nullopt;
-      v = *lo;
-      if (as64) {
-        const auto hi = constant(op.const_bank, off + 4);
-        if (!hi) return std::nullopt;
-        *v |= uint64_t{*hi} << 32;
+      for (int l = 0; l < 32; ++l) {
+        if (!(r_known_[op.const_reg] >> l & 1u)) continue;
+        const uint64_t off = op.imm + r_[op.const_reg][l];
+        const auto lo = constant(op.const_bank, off);
+        const auto hi = as64 ? constant(op.const_bank, off + 4) : std::optional<uint32_t>(0);
+        if (!lo || !hi) continue;
+        out.v[l] = uint64_t{*hi} << 32 | *lo;
+        out.known |= 1u << l;
       }
       break;
     }
-    case Kind::kSpecial:
-      if (op.index == 99) return std::nullopt;
-      v = special(op.index, lane);
+    case Kind::kSpecial: {
+      if (op.index == 99) break;
+      const auto& b = context_.block;
+      const uint32_t first = context_.warp_in_cta * 32;
+      for (int l = 0; l < 32; ++l) {
+        const uint32_t t = first + static_cast<uint32_t>(l);
+        uint32_t v = 0;
+        switch (op.index) {
+          case 0: v = t % b.x; break;
+          case 1: v = (t / b.x) % b.y; break;
+          case 2: v = t / (b.x * b.y); break;
+          case 3: v = context_.cta.x; break;
+          case 4: v = context_.cta.y; break;
+          case 5: v = context_.cta.z; break;
+          case 6: v = static_cast<uint32_t>(l); break;
+          default: v = 0;
+        }
+        out.v[l] = v;
+      }
+      out.known = ~0u;
       break;
+    }
     default:
-      return std::nullopt;
+      return out;
   }
-  if (op.invert) *v = ~*v;
-  if (op.negate) *v = ~*v + 1;
-  if (!as64) *v &= 0xFFFFFFFFu;
-  return v;
-}
-
-std::optional<bool> SassEmulator::read_pred(const Operand& op, int lane) const {
-  uint8_t s = 2;
-  if (op.kind == Kind::kPred && (p_known_[op.index] >> lane & 1u)) {
-    s = (p_value_[op.index] >> lane) & 1u;
-  }
-  if (op.kind == Kind::kUpred) s = up_[op.index];
-  if (s == 2) return std::nullopt;
-  return (s == 1) != op.negate;
-}
-
-void SassEmulator::write(int reg, bool uniform, int lane, std::optional<uint64_t> value,
-                         bool wide) {
-  const int last = uniform ? 63 : 255;
-  for (int k = 0; k < (wide ? 2 : 1); ++k) {
-    const int r = reg + k;
-    if (r >= last) break;
-    const bool known = value.has_value();
-    const uint32_t word = known ? static_cast<uint32_t>(*value >> (32 * k)) : 0;
-    if (uniform) {
-      ur_[r] = word, ur_known_[r] = known;
-    } else {
-      r_[r][lane] = word;
-      r_known_[r] = known ? r_known_[r] | 1u << lane : r_known_[r] & ~(1u << lane);
+  const uint64_t width_mask = as64 ? ~uint64_t{0} : 0xFFFFFFFFull;
+  if (op.invert || op.negate) {
+    for (int l = 0; l < 32; ++l) {
+      uint64_t v = out.v[l];
+      if (op.invert) v = ~v;
+      if (op.negate) v = ~v + 1;
+      out.v[l] = v & width_mask;
     }
   }
+  return out;
 }
 
-void SassEmulator::write_pred(const Operand& op, int lane, std::optional<bool> value) {
-  const uint32_t bit = 1u << lane;
-  if (op.kind == Kind::kPred && op.index != 7) {
-    p_known_[op.index] = value ? p_known_[op.index] | bit : p_known_[op.index] & ~bit;
-    p_value_[op.index] = value.value_or(false) ? p_value_[op.index] | bit
-                                               : p_value_[op.index] & ~bit;
+void SassEmulator::fetch_pred(const Operand& op, uint32_t& value, uint32_t& known) const {
+  value = 0, known = 0;
+  if (op.kind == Kind::kPred) value = p_value_[op.index], known = p_known_[op.index];
+  if (op.kind == Kind::kUpred) {
+    value = (up_value_ >> op.index & 1) ? ~0u : 0u;
+    known = (up_known_ >> op.index & 1) ? ~0u : 0u;
   }
-  if (op.kind == Kind::kUpred && op.index != 7) up_[op.index] = value ? (*value ? 1 : 0) : 2;
+  if (op.negate) value = ~value;
+}
+
+void SassEmulator::store(const Operand& dst, const Vec& value, uint32_t exec, int words) {
+  if (dst.kind == Kind::kUreg) {
+    for (int w = 0; w < words && dst.index + w < 63; ++w) {
+      const int r = dst.index + w;
+      const bool known = (value.known & exec) != 0 && (value.known & exec) == exec;
+      const int lane = std::countr_zero(exec | 0x80000000u);
+      ur_[r] = static_cast<uint32_t>(value.v[lane] >> (32 * w));
+      ur_known_ = known ? ur_known_ | uint64_t{1} << r : ur_known_ & ~(uint64_t{1} << r);
+    }
+    return;
+  }
+  if (dst.kind != Kind::kReg) return;
+  for (int w = 0; w < words && dst.index + w < 255; ++w) {
+    const int r = dst.index + w;
+    for (int l = 0; l < 32; ++l) {
+      if (exec >> l & 1u) r_[r][l] = static_cast<uint32_t>(value.v[l] >> (32 * w));
+    }
+    r_known_[r] = (r_known_[r] & ~exec) | (value.known & exec);
+  }
+}
+
+void SassEmulator::store_pred(const Operand& dst, uint32_t value, uint32_t known, uint32_t exec) {
+  if (dst.kind == Kind::kPred && dst.index != 7) {
+    p_value_[dst.index] = (p_value_[dst.index] & ~exec) | (value & exec);
+    p_known_[dst.index] = (p_known_[dst.index] & ~exec) | (known & exec);
+  }
+  if (dst.kind == Kind::kUpred && dst.index != 7) {
+    const int lane = std::countr_zero(exec | 0x80000000u);
+    const uint8_t bit = static_cast<uint8_t>(1u << dst.index);
+    up_value_ = (value >> lane & 1u) ? up_value_ | bit : up_value_ & ~bit;
+    up_known_ = (known >> lane & 1u) ? up_known_ | bit : up_known_ & ~bit;
+  }
 }
 
 std::optional<uint32_t> SassEmulator::reg(int index, int lane) const {
-  if (index == 255) return 0u;
   if (!(r_known_[index] >> lane & 1u)) return std::nullopt;
   return r_[index][lane];
 }
 
 std::optional<uint32_t> SassEmulator::ureg(int index) const {
-  if (index == 63) return 0u;
-  if (!ur_known_[index]) return std::nullopt;
+  if (!(ur_known_ >> index & 1)) return std::nullopt;
   return ur_[index];
 }
 
@@ -345,24 +373,20 @@ traces::LaneMask SassEmulator::predicate(const SassInstruction& inst, uint32_t,
   Operand guard;
   guard.kind = inst.guard.kind() == traces::RegKind::kUniformPredicate ? Kind::kUpred : Kind::kPred;
   guard.index = inst.guard.index();
-  traces::LaneMask truth = 0;
-  for (int lane = 0; lane < 32; ++lane) {
-    if (!(active >> lane & 1u)) continue;
-    const auto v = read_pred(guard, lane);
-    if (!v) {
-      if (inst.base() == "BRA" || inst.base() == "EXIT") {
-        throw InputError("workload model: the predicate " + traces::register_name(inst.guard) +
-                         " guarding " + inst.mnemonic + " at PC " + std::to_string(inst.pc) +
-                         " of " + function_.name +
-                         " depends on values the model does not compute (floating point or "
-                         "memory contents)");
-      }
-      unknown |= 1u << lane;  // unknown guard on a plain instruction: every lane runs it
-      continue;
+  uint32_t value, known;
+  fetch_pred(guard, value, known);
+  const uint32_t lanes = static_cast<uint32_t>(active);
+  if ((known & lanes) != lanes) {
+    if (inst.base() == "BRA" || inst.base() == "EXIT") {
+      throw InputError("workload model: the predicate " + traces::register_name(inst.guard) +
+                       " guarding " + inst.mnemonic + " at PC " + std::to_string(inst.pc) +
+                       " of " + function_.name +
+                       " depends on values the model does not compute (floating point or "
+                       "memory contents)");
     }
-    if (*v) truth |= 1u << lane;
+    unknown |= lanes & ~known;  // unknown guard on a plain instruction: every lane runs it
   }
-  return truth;
+  return value & known & lanes;
 }
 
 void SassEmulator::addresses(const SassInstruction& inst, uint32_t, traces::LaneMask active,
@@ -376,33 +400,33 @@ void SassEmulator::addresses(const SassInstruction& inst, uint32_t, traces::Lane
     throw InputError("workload model: no memory operand in " + inst.mnemonic + " " +
                      inst.operands + " at PC " + std::to_string(inst.pc));
   }
-  for (int lane = 0; lane < 32; ++lane) {
-    if (!(active >> lane & 1u)) continue;
-    uint64_t a = mem->imm;
-    bool known = true;
-    if (mem->base_reg >= 0) {
-      Operand base;
-      base.kind = Kind::kReg;
-      base.index = mem->base_reg;
-      const auto v = read(base, lane, mem->wide);
-      known = known && v.has_value();
-      a += v.value_or(0);
-    }
-    if (mem->base_ureg >= 0) {
-      Operand base;
-      base.kind = Kind::kUreg;
-      base.index = mem->base_ureg;
-      const auto v = read(base, lane, mem->base_reg < 0);
-      known = known && v.has_value();
-      a += v.value_or(0);
-    }
-    if (!known) {
-      throw InputError("workload model: the address of " + inst.mnemonic + " " + inst.operands +
-                       " at PC " + std::to_string(inst.pc) + " of " + function_.name +
-                       " depends on values the model does not compute");
-    }
-    out[lane] = a;
+  Vec sum;
+  sum.v.fill(mem->imm);
+  sum.known = ~0u;
+  const auto add = [&](Kind kind, int index, bool as64) {
+    Operand base;
+    base.kind = kind;
+    base.index = index;
+    const Vec v = fetch(base, as64);
+    for (int l = 0; l < 32; ++l) sum.v[l] += v.v[l];
+    sum.known &= v.known;
+  };
+  if (mem->base_reg >= 0) add(Kind::kReg, mem->base_reg, mem->wide);
+  if (mem->base_ureg >= 0) add(Kind::kUreg, mem->base_ureg, mem->base_reg < 0);
+  const uint32_t lanes = static_cast<uint32_t>(active);
+  if ((sum.known & lanes) != lanes) {
+    throw InputError("workload model: the address of " + inst.mnemonic + " " + inst.operands +
+                     " at PC " + std::to_string(inst.pc) + " of " + function_.name +
+                     " depends on values the model does not compute");
   }
+  for (int l = 0; l < 32; ++l) {
+    if (lanes >> l & 1u) out[l] = sum.v[l];
+  }
+}
+
+void SassEmulator::executed(const SassInstruction& inst, uint32_t, traces::LaneMask exec) {
+  const Decoded& d = decoded(inst);
+  if (!d.ops.empty() && exec != 0) execute(d, static_cast<uint32_t>(exec));
 }
 
 }  // namespace warpsim::workloads

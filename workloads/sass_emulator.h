@@ -96,20 +96,26 @@ class SassEmulator final : public WarpOracle {
     bool has(Mod m) const { return (mods & m) != 0; }
   };
  private:
+  /// 32 lanes of one operand: values (64-bit wide reads fill all bits) and a known mask.
+  struct Vec {
+    std::array<uint64_t, 32> v{};
+    uint32_t known = 0;
+  };
   const Decoded& decoded(const SassInstruction& inst);
   static Decoded decode(const SassInstruction& inst);
-  std::optional<uint64_t> read(const Operand& op, int lane, bool as64) const;
-  std::optional<bool> read_pred(const Operand& op, int lane) const;
-  void write(int reg, bool uniform, int lane, std::optional<uint64_t> value, bool wide);
-  void write_pred(const Operand& op, int lane, std::optional<bool> value);
-  uint32_t special(int code, int lane) const;
+  Vec fetch(const Operand& op, bool as64) const;
+  /// Predicate lanes: values and known mask.
+  void fetch_pred(const Operand& op, uint32_t& value, uint32_t& known) const;
+  void store(const Operand& dst, const Vec& value, uint32_t exec, int words);
+  void store_pred(const Operand& dst, uint32_t value, uint32_t known, uint32_t exec);
   std::optional<uint32_t> constant(int bank, uint64_t offset) const;
-  void execute_lane(const Decoded& d, int lane);
+  void execute(const Decoded& d, uint32_t exec);
 
   const SassFunction& function_;
   LaunchContext context_;
   MemoryReader reader_;
-  std::vector<Decoded> decoded_;  // by instruction index
+  std::array<uint32_t, 6> dims_{};  // c[0x0][0x0..0x14]: block and grid dimensions
+  std::vector<Decoded> decoded_;    // by instruction index
   std::vector<bool> decoded_ready_;
   // Per-lane general registers and predicates; known flags one bit per lane.
   std::array<std::array<uint32_t, 32>, 256> r_{};
@@ -117,8 +123,9 @@ class SassEmulator final : public WarpOracle {
   std::array<uint32_t, 8> p_value_{};
   std::array<uint32_t, 8> p_known_{};
   std::array<uint32_t, 64> ur_{};
-  std::array<bool, 64> ur_known_{};
-  std::array<uint8_t, 8> up_{};  // 0 false, 1 true, 2 unknown
+  uint64_t ur_known_ = 0;
+  uint8_t up_value_ = 0;
+  uint8_t up_known_ = 0;
 };
 
 }  // namespace warpsim::workloads

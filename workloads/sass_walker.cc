@@ -46,10 +46,12 @@ SassWalker::SassWalker(const SassFunction& function, traces::OpcodeTable& opcode
   infos_.resize(n);
   targets_.assign(n, std::numeric_limits<size_t>::max());
   kinds_.assign(n, kPlain);
+  constant_addresses_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const SassInstruction& inst = function.instructions[i];
     ids_[i] = opcodes.intern(inst.mnemonic);
     infos_[i] = &opcodes.info(ids_[i]);
+    constant_addresses_[i] = constant_address(inst.operands);
     const std::string_view base = inst.base();
     if (base == "EXIT") kinds_[i] = kExit;
     if (base == "BSYNC") kinds_[i] = kBsync;
@@ -128,7 +130,7 @@ void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTra
       out.mem_width = info.width_bytes;
       int count = 0;
       if (info.space == traces::MemSpace::kConstant) {
-        const uint64_t a = constant_address(inst.operands);
+        const uint64_t a = constant_addresses_[index];
         for (int lane = 0; lane < 32; ++lane) {
           if (exec >> lane & 1u) packed[count++] = a;
         }
@@ -140,6 +142,7 @@ void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTra
       }
       warp.set_lane_addresses(out, std::span<const uint64_t>(packed.data(), count));
     }
+    if (const LaneMask off = active & ~exec; off != 0) warp.mutable_extras(out).predicated_off = off;
     warp.instructions.push_back(out);
     oracle.executed(inst, visit, exec);
 

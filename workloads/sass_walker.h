@@ -67,6 +67,7 @@ class SassWalker {
   std::vector<const traces::OpcodeInfo*> infos_;      // per static instruction
   std::vector<size_t> targets_;                        // branch/BSSY target index, or SIZE_MAX
   std::vector<uint8_t> kinds_;                         // control-flow kind per instruction
+  std::vector<uint64_t> constant_addresses_;           // c[bank][offset] operand, per instruction
 };
 
 }  // namespace warpsim::workloads
