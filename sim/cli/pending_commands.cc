@@ -1,4 +1,4 @@
-// The subcommands whose models are not built yet: `workload`, `trace`, `validate` and `replay`.
+// The subcommands whose models are not built yet: `trace`, `validate` and `replay`.
 // Each parses its documented arguments (so --help and usage errors work now) and then reports, with
 // exit status 2, which part is missing. Nothing succeeds silently.
 #include <string>
@@ -47,13 +47,6 @@ int dispatch_actions(const std::string& command, const Args& args, CommandIo& io
 }
 
 }  // namespace
-
-int workload_command(const Args& args, CommandIo& io) {
-  return dispatch_actions("warpsim workload", args, io,
-                          {{"list", 0, "list"}, {"show", 1, "show <name>"}},
-                          "Lists and describes the built-in parametric workload models.",
-                          "the workload model library");
-}
 
 int trace_command(const Args& args, CommandIo& io) {
   return dispatch_actions("warpsim trace", args, io,

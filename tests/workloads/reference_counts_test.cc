@@ -6,13 +6,13 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "traces/cta_trace.h"
 #include "traces/kernel_info.h"
+#include "traces/ncu/raw_page.h"
 #include "workloads/workload.h"
 
 namespace warpsim::workloads {
@@ -31,33 +31,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// Minimal CSV row parser (quoted fields, no embedded newlines), enough for ncu's raw page.
-std::vector<std::string> csv_row(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.push_back(field);
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  out.push_back(field);
-  return out;
-}
-
-double number(std::string s) {
-  std::string digits;
-  for (char c : s) {
-    if (c != ',') digits += c;
-  }
-  return std::stod(digits);
-}
-
 struct ReferencePoint {
   std::string name, kernel, params;
   double inst = 0, ratio = 0;
@@ -74,16 +47,12 @@ std::vector<ReferencePoint> load_reference() {
     const auto f = split(line, '\t');
     out.push_back({f[1], f[2], f[5], 0, 0});
   }
-  std::getline(raw, line);
-  const auto header = csv_row(line);
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-  std::getline(raw, line);  // units
-  for (auto& p : out) {
-    std::getline(raw, line);
-    const auto row = csv_row(line);
-    p.inst = number(row[col.at("smsp__inst_executed.sum")]);
-    p.ratio = number(row[col.at("smsp__thread_inst_executed_per_inst_executed.ratio")]);
+  std::stringstream text;
+  text << raw.rdbuf();
+  const auto page = traces::ncu::parse_raw_page(text.str(), dir + "raw.csv");
+  for (size_t k = 0; k < out.size(); ++k) {
+    out[k].inst = page.require(k, "smsp__inst_executed.sum");
+    out[k].ratio = page.require(k, "smsp__thread_inst_executed_per_inst_executed.ratio");
   }
   return out;
 }
