@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "arch/error.h"
+#include "validate/comparison.h"
+#include "validate/reference.h"
+#include "validate/report.h"
+#include "validate/thresholds.h"
+
+namespace warpsim::validate {
+namespace {
+
+std::string source_dir() {
+  const char* dir = std::getenv("WARPSIM_SOURCE_DIR");
+  return dir ? dir : ".";
+}
+
+TEST(ValidateReference, LoadsTheCommittedH200Reference) {
+  const Reference ref = load_reference(source_dir() + "/validate/reference/h200");
+  EXPECT_EQ(ref.gpu, "NVIDIA H200");
+  ASSERT_GE(ref.points.size(), 40u);
+  size_t calibration = 0;
+  for (const auto& p : ref.points) {
+    calibration += p.role == "calibration";
+    EXPECT_GT(p.measured.at("gpc__cycles_elapsed.max"), 0) << p.name;
+  }
+  EXPECT_GT(calibration, 0u);
+  EXPECT_LT(calibration, ref.points.size());
+  const auto& saxpy = *std::find_if(ref.points.begin(), ref.points.end(),
+                                    [](const auto& p) { return p.name == "saxpy/n=16777216"; });
+  EXPECT_EQ(saxpy.kernel, "saxpy");
+  EXPECT_EQ(saxpy.params, (std::vector<std::string>{"n=16777216"}));
+  EXPECT_EQ(saxpy.measured.at("smsp__inst_executed.sum"), 9961472);
+}
+
+TEST(ValidateReference, MissingOrMalformedFilesNameTheFile) {
+  EXPECT_THROW(load_reference("/nonexistent"), InputError);
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim_bad_reference";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "meta.json") << "{\"gpu\": \"X\"}";
+  std::ofstream(dir / "points.tsv") << "index\tname\n0\tonly-two-fields\n";
+  std::ofstream(dir / "raw.csv") << "\"ID\",\"Kernel Name\"\n";
+  try {
+    load_reference(dir.string());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("points.tsv:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ValidateComparison, ErrorsAndCorrelation) {
+  EXPECT_EQ(point_error(100, 110, ErrorUnit::kPercent), 10.0);
+  EXPECT_EQ(point_error(100, 90, ErrorUnit::kPercent), 10.0);
+  EXPECT_EQ(point_error(50, 45, ErrorUnit::kPoints), 5.0);
+  EXPECT_EQ(point_error(0, 0, ErrorUnit::kPercent), 0.0);
+  EXPECT_EQ(point_error(0, 3, ErrorUnit::kPercent), std::nullopt);
+  EXPECT_DOUBLE_EQ(pearson({1, 2, 3}, {2, 4, 6}), 1.0);
+  EXPECT_DOUBLE_EQ(pearson({1, 2, 3}, {3, 2, 1}), -1.0);
+  EXPECT_EQ(pearson({1}, {1}), 0.0);
+}
+
+std::vector<ReferencePoint> two_points() {
+  std::vector<ReferencePoint> points(2);
+  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}};
+  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}};
+  return points;
+}
+
+TEST(ValidateComparison, SummariesPerGroup) {
+  const auto points = two_points();
+  std::vector<PointResult> results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, ""},
+                                      {&points[1], {{"gpc__cycles_elapsed.max", 170}}, ""}};
+  const auto s = summarize(results, "test");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].points, 2u);
+  EXPECT_DOUBLE_EQ(s[0].mean_error, 12.5);
+  EXPECT_DOUBLE_EQ(s[0].worst_error, 15.0);
+  EXPECT_EQ(s[0].worst_point, "b");
+  EXPECT_DOUBLE_EQ(s[0].pearson_r, 1.0);
+  EXPECT_TRUE(summarize(results, "calibration").empty());
+  EXPECT_EQ(summarize(results, "streaming").size(), 1u);
+}
+
+TEST(ValidateThresholds, LoadCheckAndErrors) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto good = (dir / "warpsim_thresholds.textproto").string();
+  std::ofstream(good) << "test { key: \"gpc__cycles_elapsed.max\" value { max_mean_error: 10 "
+                         "min_pearson_r: 0.9 } }\n";
+  const Thresholds t = load_thresholds(good);
+  std::vector<MetricSummary> s = {{"gpc__cycles_elapsed.max", "test", 2, 12.5, 0.95, 15, "b"}};
+  const auto failures = check_thresholds(t, s);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("mean error 12.5 > 10"), std::string::npos) << failures[0];
+  s[0].mean_error = 5;
+  EXPECT_TRUE(check_thresholds(t, s).empty());
+  EXPECT_EQ(check_thresholds(t, {}).size(), 1u);  // a threshold with no points fails
+  const auto bad = (dir / "warpsim_bad_thresholds.textproto").string();
+  std::ofstream(bad) << "test {\n  key: \"x\"\n  value { max_mean_eror: 1 }\n}\n";
+  try {
+    load_thresholds(bad);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("warpsim_bad_thresholds.textproto:3"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(load_thresholds("/nonexistent.textproto"), InputError);
+}
+
+TEST(ValidateReport, MarkdownTableAndSvg) {
+  const auto points = two_points();
+  ValidationRun run;
+  run.gpu = "NVIDIA H200";
+  run.arch = "H200";
+  run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, ""},
+                 {&points[1], {}, "model missing"}};
+  run.summaries = summarize_all(run.results);
+  std::ostringstream md, svg, table;
+  write_markdown(md, run, "scatter.svg");
+  write_svg(svg, run);
+  write_table(table, run);
+  EXPECT_NE(md.str().find("![simulated against measured cycles](scatter.svg)"), std::string::npos);
+  EXPECT_NE(md.str().find("not simulated: model missing"), std::string::npos);
+  EXPECT_NE(svg.str().find("<svg"), std::string::npos);
+  EXPECT_NE(svg.str().find("<title>a</title>"), std::string::npos);
+  EXPECT_EQ(svg.str().find("<title>b</title>"), std::string::npos);
+  EXPECT_NE(table.str().find("10.0%"), std::string::npos) << table.str();
+}
+
+}  // namespace
+}  // namespace warpsim::validate

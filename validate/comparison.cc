@@ -1,0 +1,74 @@
+#include "validate/comparison.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+
+namespace warpsim::validate {
+
+const std::vector<ComparedMetric>& compared_metrics() {
+  static const std::vector<ComparedMetric> metrics = {
+      {"gpc__cycles_elapsed.max", ErrorUnit::kPercent},
+      {"smsp__inst_executed.sum", ErrorUnit::kPercent},
+      {"smsp__thread_inst_executed_per_inst_executed.ratio", ErrorUnit::kPercent},
+      {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+       ErrorUnit::kPercent},
+      {"dram__bytes_read.sum", ErrorUnit::kPercent},
+      {"dram__bytes_write.sum", ErrorUnit::kPercent},
+      {"lts__t_sector_hit_rate.pct", ErrorUnit::kPoints},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", ErrorUnit::kPercent},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", ErrorUnit::kPercent},
+  };
+  return metrics;
+}
+
+std::optional<double> point_error(double measured, double simulated, ErrorUnit unit) {
+  if (unit == ErrorUnit::kPoints) return std::abs(simulated - measured);
+  if (measured == 0) return simulated == 0 ? std::optional<double>(0.0) : std::nullopt;
+  return 100.0 * std::abs(simulated - measured) / std::abs(measured);
+}
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() < 2 || x.size() != y.size()) return 0;
+  const Eigen::Map<const Eigen::ArrayXd> a(x.data(), static_cast<Eigen::Index>(x.size()));
+  const Eigen::Map<const Eigen::ArrayXd> b(y.data(), static_cast<Eigen::Index>(y.size()));
+  const Eigen::ArrayXd da = a - a.mean();
+  const Eigen::ArrayXd db = b - b.mean();
+  const double denominator = std::sqrt((da * da).sum() * (db * db).sum());
+  return denominator > 0 ? (da * db).sum() / denominator : 0;
+}
+
+std::vector<MetricSummary> summarize(const std::vector<PointResult>& results,
+                                     const std::string& group) {
+  std::vector<MetricSummary> out;
+  for (const ComparedMetric& m : compared_metrics()) {
+    MetricSummary s;
+    s.metric = m.name;
+    s.group = group;
+    std::vector<double> measured, simulated;
+    double total = 0;
+    for (const PointResult& r : results) {
+      if (!r.failure.empty()) continue;
+      if (r.point->role != group && r.point->category != group) continue;
+      const auto meas = r.point->measured.find(m.name);
+      const auto sim = r.simulated.find(m.name);
+      if (meas == r.point->measured.end() || sim == r.simulated.end()) continue;
+      const auto e = point_error(meas->second, sim->second, m.unit);
+      if (!e) continue;
+      measured.push_back(meas->second);
+      simulated.push_back(sim->second);
+      total += *e;
+      if (s.points == 0 || *e > s.worst_error) {
+        s.worst_error = *e;
+        s.worst_point = r.point->name;
+      }
+      ++s.points;
+    }
+    if (s.points == 0) continue;
+    s.mean_error = total / static_cast<double>(s.points);
+    s.pearson_r = pearson(measured, simulated);
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace warpsim::validate

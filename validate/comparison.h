@@ -1,0 +1,56 @@
+// Comparison of simulated with measured metrics over a validation reference: per point the error
+// of each metric, per metric and group of points (role, category) the mean error, the Pearson
+// correlation and the worst point. Counts and times are compared in percent of the measured
+// value (MAPE); rates already in percent (hit rates) in percentage points.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validate/reference.h"
+
+namespace warpsim::validate {
+
+enum class ErrorUnit { kPercent, kPoints };
+
+/// A metric `warpsim validate` compares.
+struct ComparedMetric {
+  std::string name;  ///< ncu name.
+  ErrorUnit unit;
+};
+
+/// The metrics compared, in report order.
+const std::vector<ComparedMetric>& compared_metrics();
+
+/// One point's simulation outcome.
+struct PointResult {
+  const ReferencePoint* point = nullptr;
+  std::map<std::string, double> simulated;  ///< ncu metric → value.
+  std::string failure;                      ///< Non-empty when the point could not be simulated.
+};
+
+/// Error of `simulated` against `measured` in `unit` (percent of |measured|, or points); nullopt
+/// when a percent error is undefined (measured 0 and simulated not).
+std::optional<double> point_error(double measured, double simulated, ErrorUnit unit);
+
+/// Statistics of one metric over a group of points.
+struct MetricSummary {
+  std::string metric;
+  std::string group;  ///< "test", "calibration", or a category name.
+  size_t points = 0;
+  double mean_error = 0;   ///< MAPE (percent) or mean absolute points.
+  double pearson_r = 0;    ///< Of simulated against measured; 0 with fewer than 2 points.
+  double worst_error = 0;
+  std::string worst_point;
+};
+
+/// Summaries for every compared metric over the points whose role or category equals `group`.
+std::vector<MetricSummary> summarize(const std::vector<PointResult>& results,
+                                     const std::string& group);
+
+/// Pearson correlation (Eigen); 0 when fewer than 2 values or no variance.
+double pearson(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace warpsim::validate

@@ -1,0 +1,79 @@
+#include "validate/reference.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "arch/error.h"
+#include "traces/ncu/raw_page.h"
+
+namespace warpsim::validate {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the reference file");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(s);
+  while (std::getline(in, field, sep)) out.push_back(field);
+  return out;
+}
+
+}  // namespace
+
+Reference load_reference(const std::string& dir) {
+  Reference ref;
+  ref.dir = dir;
+  const std::string meta = read_file(dir + "/meta.json");
+  if (const auto at = meta.find("\"gpu\""); at != std::string::npos) {
+    const auto q0 = meta.find('"', meta.find(':', at) + 1);
+    const auto q1 = meta.find('"', q0 + 1);
+    if (q0 != std::string::npos && q1 != std::string::npos) ref.gpu = meta.substr(q0 + 1, q1 - q0 - 1);
+  }
+  const std::string points_path = dir + "/points.tsv";
+  std::istringstream points(read_file(points_path));
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(points, line)) {
+    ++line_no;
+    if (line_no == 1 || line.empty()) continue;
+    const auto f = split(line, '\t');
+    if (f.size() < 5) {
+      throw InputError(points_path + ":" + std::to_string(line_no) +
+                       ": expected index, name, kernel, category, role and params separated by tabs");
+    }
+    ReferencePoint p;
+    p.index = ref.points.size();
+    p.name = f[1];
+    p.kernel = f[2];
+    p.category = f[3];
+    p.role = f[4];
+    if (p.role != "calibration" && p.role != "test") {
+      throw InputError(points_path + ":" + std::to_string(line_no) + ": role '" + p.role +
+                       "', expected calibration or test");
+    }
+    if (f.size() > 5 && !f[5].empty()) p.params = split(f[5], ';');
+    ref.points.push_back(std::move(p));
+  }
+  const std::string raw_path = dir + "/raw.csv";
+  const auto page = traces::ncu::parse_raw_page(read_file(raw_path), raw_path);
+  if (page.records.size() != ref.points.size()) {
+    throw InputError(raw_path + ": " + std::to_string(page.records.size()) + " records for " +
+                     std::to_string(ref.points.size()) + " points in " + points_path);
+  }
+  for (size_t k = 0; k < ref.points.size(); ++k) {
+    for (const auto& [column, text] : page.records[k].values) {
+      if (column.find("__") == std::string::npos) continue;
+      if (const auto v = page.records[k].number(column)) ref.points[k].measured[column] = *v;
+    }
+  }
+  return ref;
+}
+
+}  // namespace warpsim::validate

@@ -1,0 +1,33 @@
+// A validation reference as validate/capture/capture.sh writes it: the points (one kernel launch
+// at one size each, with its workload model's name and parameters, category and role) and, for
+// each, the Nsight Compute metrics measured on the real GPU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpsim::validate {
+
+/// One measured point.
+struct ReferencePoint {
+  size_t index = 0;
+  std::string name;      ///< "saxpy/n=16777216"
+  std::string kernel;    ///< Workload model name.
+  std::string category;  ///< "streaming", "latency", …
+  std::string role;      ///< "calibration" or "test".
+  std::vector<std::string> params;         ///< "k=v" as the twin was launched.
+  std::map<std::string, double> measured;  ///< ncu metric → value (numeric columns only).
+};
+
+struct Reference {
+  std::string dir;
+  std::string gpu;  ///< From meta.json.
+  std::vector<ReferencePoint> points;
+};
+
+/// Loads `dir`/points.tsv, raw.csv and meta.json. Throws InputError naming the file and line for
+/// a missing file, a malformed line, or a point count that differs between the two files.
+Reference load_reference(const std::string& dir);
+
+}  // namespace warpsim::validate

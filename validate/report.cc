@@ -1,0 +1,173 @@
+#include "validate/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace warpsim::validate {
+namespace {
+
+constexpr const char* kCycles = "gpc__cycles_elapsed.max";
+
+std::string fmt(double v, int precision = 1) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(precision) << v;
+  return s.str();
+}
+
+std::string error_text(const PointResult& r, const std::string& metric, ErrorUnit unit) {
+  const auto m = r.point->measured.find(metric);
+  const auto s = r.simulated.find(metric);
+  if (m == r.point->measured.end() || s == r.simulated.end()) return "-";
+  const auto e = point_error(m->second, s->second, unit);
+  return e ? fmt(*e) + (unit == ErrorUnit::kPercent ? "%" : "pt") : "n/a";
+}
+
+std::vector<std::string> categories(const ValidationRun& run) {
+  std::set<std::string> c;
+  for (const auto& r : run.results) c.insert(r.point->category);
+  return {c.begin(), c.end()};
+}
+
+}  // namespace
+
+std::vector<MetricSummary> summarize_all(const std::vector<PointResult>& results) {
+  std::vector<MetricSummary> all;
+  std::set<std::string> groups = {"test", "calibration"};
+  for (const auto& r : results) groups.insert(r.point->category);
+  for (const std::string& g : {std::string("test"), std::string("calibration")}) {
+    for (auto& s : summarize(results, g)) all.push_back(s);
+    groups.erase(g);
+  }
+  for (const std::string& g : groups) {
+    for (auto& s : summarize(results, g)) all.push_back(s);
+  }
+  return all;
+}
+
+void write_table(std::ostream& os, const ValidationRun& run) {
+  os << std::left << std::setw(44) << "point" << std::setw(12) << "role" << std::right
+     << std::setw(14) << "measured" << std::setw(14) << "simulated" << std::setw(9) << "cycles"
+     << std::setw(9) << "inst" << std::setw(9) << "dram_rd" << std::setw(9) << "l2_hit" << "\n";
+  for (const auto& r : run.results) {
+    os << std::left << std::setw(44) << r.point->name << std::setw(12) << r.point->role;
+    if (!r.failure.empty()) {
+      os << "not simulated: " << r.failure << "\n";
+      continue;
+    }
+    const auto m = r.point->measured.find(kCycles);
+    const auto s = r.simulated.find(kCycles);
+    os << std::right << std::setw(14) << (m != r.point->measured.end() ? fmt(m->second, 0) : "-")
+       << std::setw(14) << (s != r.simulated.end() ? fmt(s->second, 0) : "-") << std::setw(9)
+       << error_text(r, kCycles, ErrorUnit::kPercent) << std::setw(9)
+       << error_text(r, "smsp__inst_executed.sum", ErrorUnit::kPercent) << std::setw(9)
+       << error_text(r, "dram__bytes_read.sum", ErrorUnit::kPercent) << std::setw(9)
+       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << "\n";
+  }
+  os << "\n" << std::left << std::setw(14) << "group" << std::setw(62) << "metric" << std::right
+     << std::setw(7) << "points" << std::setw(10) << "mean err" << std::setw(8) << "r"
+     << std::setw(10) << "worst" << "  worst point\n";
+  for (const auto& s : run.summaries) {
+    os << std::left << std::setw(14) << s.group << std::setw(62) << s.metric << std::right
+       << std::setw(7) << s.points << std::setw(10) << fmt(s.mean_error, 2) << std::setw(8)
+       << fmt(s.pearson_r, 3) << std::setw(10) << fmt(s.worst_error, 1) << "  " << s.worst_point
+       << "\n";
+  }
+  for (const auto& f : run.threshold_failures) os << "THRESHOLD MISSED: " << f << "\n";
+}
+
+void write_markdown(std::ostream& os, const ValidationRun& run, const std::string& svg_file) {
+  os << "# warpsim validation: " << run.arch << " against " << run.gpu << "\n\n"
+     << "Reference: `" << run.reference_dir << "`. Errors are percent of the measured value "
+     << "(MAPE) except hit rates (percentage points).\n\n";
+  if (!svg_file.empty()) os << "![simulated against measured cycles](" << svg_file << ")\n\n";
+  os << "| group | metric | points | mean error | Pearson r | worst | worst point |\n"
+     << "| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+  for (const auto& s : run.summaries) {
+    os << "| " << s.group << " | `" << s.metric << "` | " << s.points << " | "
+       << fmt(s.mean_error, 2) << " | " << fmt(s.pearson_r, 3) << " | " << fmt(s.worst_error, 1)
+       << " | " << s.worst_point << " |\n";
+  }
+  os << "\n| point | role | category | measured cycles | simulated cycles | error | DRAM read "
+        "error | L2 hit error |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const auto& r : run.results) {
+    os << "| " << r.point->name << " | " << r.point->role << " | " << r.point->category << " | ";
+    if (!r.failure.empty()) {
+      os << "| | not simulated: " << r.failure << " | | |\n";
+      continue;
+    }
+    const auto m = r.point->measured.find(kCycles);
+    const auto s = r.simulated.find(kCycles);
+    os << (m != r.point->measured.end() ? fmt(m->second, 0) : "-") << " | "
+       << (s != r.simulated.end() ? fmt(s->second, 0) : "-") << " | "
+       << error_text(r, kCycles, ErrorUnit::kPercent) << " | "
+       << error_text(r, "dram__bytes_read.sum", ErrorUnit::kPercent) << " | "
+       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " |\n";
+  }
+  for (const auto& f : run.threshold_failures) os << "\n**Threshold missed:** " << f << "\n";
+}
+
+void write_svg(std::ostream& os, const ValidationRun& run) {
+  static constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                             "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                             "#bcbd22", "#17becf"};
+  constexpr double kSize = 520, kMargin = 60;
+  double lo = 1e300, hi = 0;
+  for (const auto& r : run.results) {
+    const auto m = r.point->measured.find(kCycles);
+    const auto s = r.simulated.find(kCycles);
+    if (!r.failure.empty() || m == r.point->measured.end() || s == r.simulated.end()) continue;
+    lo = std::min({lo, m->second, s->second});
+    hi = std::max({hi, m->second, s->second});
+  }
+  if (hi <= 0) lo = 1, hi = 10;
+  const double l0 = std::floor(std::log10(std::max(lo, 1.0)));
+  const double l1 = std::ceil(std::log10(std::max(hi, 10.0)));
+  const auto pos = [&](double v, bool y) {
+    const double f = (std::log10(std::max(v, 1.0)) - l0) / (l1 - l0);
+    return y ? kMargin + (1 - f) * kSize : kMargin + f * kSize;
+  };
+  const double w = kSize + 2 * kMargin + 160;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\""
+     << kSize + 2 * kMargin << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  for (double e = l0; e <= l1; ++e) {
+    const double x = kMargin + (e - l0) / (l1 - l0) * kSize;
+    const double y = kMargin + (1 - (e - l0) / (l1 - l0)) * kSize;
+    os << "<line x1=\"" << x << "\" y1=\"" << kMargin << "\" x2=\"" << x << "\" y2=\""
+       << kMargin + kSize << "\" stroke=\"#eee\"/>\n<line x1=\"" << kMargin << "\" y1=\"" << y
+       << "\" x2=\"" << kMargin + kSize << "\" y2=\"" << y << "\" stroke=\"#eee\"/>\n"
+       << "<text x=\"" << x << "\" y=\"" << kMargin + kSize + 16 << "\" text-anchor=\"middle\">1e"
+       << e << "</text>\n<text x=\"" << kMargin - 6 << "\" y=\"" << y + 4
+       << "\" text-anchor=\"end\">1e" << e << "</text>\n";
+  }
+  os << "<line x1=\"" << kMargin << "\" y1=\"" << kMargin + kSize << "\" x2=\"" << kMargin + kSize
+     << "\" y2=\"" << kMargin << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n"
+     << "<text x=\"" << kMargin + kSize / 2 << "\" y=\"" << kMargin + kSize + 36
+     << "\" text-anchor=\"middle\">measured gpc__cycles_elapsed.max (" << run.gpu << ")</text>\n"
+     << "<text transform=\"translate(16," << kMargin + kSize / 2
+     << ") rotate(-90)\" text-anchor=\"middle\">simulated (" << run.arch << ")</text>\n";
+  const auto cats = categories(run);
+  for (size_t c = 0; c < cats.size(); ++c) {
+    const char* colour = kColours[c % 10];
+    os << "<circle cx=\"" << kSize + kMargin + 30 << "\" cy=\"" << kMargin + 14 * c
+       << "\" r=\"4\" fill=\"" << colour << "\"/><text x=\"" << kSize + kMargin + 40 << "\" y=\""
+       << kMargin + 14 * c + 4 << "\">" << cats[c] << "</text>\n";
+    for (const auto& r : run.results) {
+      if (r.point->category != cats[c] || !r.failure.empty()) continue;
+      const auto m = r.point->measured.find(kCycles);
+      const auto s = r.simulated.find(kCycles);
+      if (m == r.point->measured.end() || s == r.simulated.end()) continue;
+      os << "<circle cx=\"" << pos(m->second, false) << "\" cy=\"" << pos(s->second, true)
+         << "\" r=\"4\" fill=\"" << colour << "\" fill-opacity=\"0.8\"><title>" << r.point->name
+         << "</title></circle>\n";
+    }
+  }
+  os << "</svg>\n";
+}
+
+}  // namespace warpsim::validate
