@@ -1,0 +1,78 @@
+#include "sim/mem/address_hash.h"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "arch/error.h"
+
+namespace warpsim::mem {
+namespace {
+
+class ModuloHash final : public AddressHash {
+ public:
+  explicit ModuloHash(const AddressHashConfig& config)
+      : AddressHash(config), slices_(config.slices) {}
+
+ protected:
+  std::uint32_t slice_of_line(std::uint64_t line_index) const override {
+    return static_cast<std::uint32_t>(line_index % slices_);
+  }
+
+ private:
+  std::uint64_t slices_;
+};
+
+class XorFoldHash final : public AddressHash {
+ public:
+  explicit XorFoldHash(const AddressHashConfig& config)
+      : AddressHash(config),
+        slices_(config.slices),
+        chunk_bits_(std::max(1, static_cast<int>(std::bit_width(config.slices - 1)))) {}
+
+ protected:
+  std::uint32_t slice_of_line(std::uint64_t line_index) const override {
+    const std::uint64_t mask = (std::uint64_t{1} << chunk_bits_) - 1;
+    std::uint64_t folded = 0;
+    for (std::uint64_t rest = line_index; rest != 0; rest >>= chunk_bits_) folded ^= rest & mask;
+    return static_cast<std::uint32_t>(folded % slices_);
+  }
+
+ private:
+  std::uint64_t slices_;
+  int chunk_bits_;
+};
+
+}  // namespace
+
+AddressHash::AddressHash(const AddressHashConfig& config) : config_(config) {
+  if (config.partitions == 0) {
+    throw InputError("l2.partitions: expected at least 1 partition, got 0");
+  }
+  if (config.slices == 0 || config.slices % config.partitions != 0) {
+    throw InputError("l2.slices: expected a positive multiple of l2.partitions (" +
+                     std::to_string(config.partitions) + "), got " + std::to_string(config.slices));
+  }
+  if (config.sms == 0) throw InputError("sms: expected at least 1 SM, got 0");
+  slices_per_partition_ = config.slices / config.partitions;
+}
+
+AddressHash::~AddressHash() = default;
+
+PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry() {
+  static PolicyRegistry<AddressHash, const AddressHashConfig&> registry = [] {
+    PolicyRegistry<AddressHash, const AddressHashConfig&> r("address hash");
+    r.add("modulo", [](const AddressHashConfig& c) { return std::make_unique<ModuloHash>(c); });
+    r.add("xor_fold", [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c); });
+    return r;
+  }();
+  return registry;
+}
+
+std::unique_ptr<AddressHash> make_address_hash(std::string_view name,
+                                               const AddressHashConfig& config,
+                                               std::string_view field) {
+  return address_hash_registry().create(name, field, config);
+}
+
+}  // namespace warpsim::mem

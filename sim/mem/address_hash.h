@@ -1,0 +1,82 @@
+// Which L2 slice is the home of a physical address, and which partition is near to which SM.
+//
+// The slices split into `partitions` equal groups of consecutive indices (NVIDIA: two), and the
+// SMs into as many groups by index (SM s lies next to partition s × partitions / sms). Every line
+// has exactly one home slice, so the partitions hold disjoint addresses; a requester in the other
+// partition's half pays the far latency. The mapping from line to slice is a replaceable policy
+// registered by name:
+//   "modulo"   - slice = line index mod slices;
+//   "xor_fold" - the line index cut into chunks of ceil(log2(slices)) bits, XORed together, then
+//                taken mod slices (with a power-of-two slice count, any aligned run of `slices`
+//                consecutive lines visits every slice once, and strides that are multiples of
+//                the slice count still spread).
+//
+// Left out: the undocumented hash of real NVIDIA parts, and replication of lines in both
+// partitions (data never lives in two slices).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "sim/mem/policy_registry.h"
+
+namespace warpsim::mem {
+
+/// The geometry an address hash maps onto.
+struct AddressHashConfig {
+  std::uint32_t slices = 0;      ///< L2 slices over all partitions; a multiple of `partitions`
+  std::uint32_t partitions = 2;  ///< L2 partitions (1 or more)
+  std::uint32_t sms = 0;         ///< SMs, split into `partitions` groups by index
+};
+
+/// The partition next to SM `sm` when `sms` SMs split into `partitions` groups by index.
+inline std::uint32_t sm_partition(std::uint32_t sm, std::uint32_t sms, std::uint32_t partitions) {
+  return static_cast<std::uint32_t>(std::uint64_t{sm} * partitions / sms);
+}
+
+/// A line's home: its partition and its slice (global index over all partitions).
+struct SliceLocation {
+  std::uint32_t partition = 0;
+  std::uint32_t slice = 0;
+};
+
+/// Maps addresses to slices. Subclasses implement `slice_of_line`.
+class AddressHash {
+ public:
+  /// Throws warpsim::InputError naming the field when the geometry is invalid.
+  explicit AddressHash(const AddressHashConfig& config);
+  virtual ~AddressHash();
+
+  /// The home of the line holding byte `address`.
+  SliceLocation locate(std::uint64_t address) const {
+    const std::uint32_t slice = slice_of_line(address >> 7);
+    return {slice / slices_per_partition_, slice};
+  }
+  /// The partition next to SM `sm` (sm < sms).
+  std::uint32_t sm_partition(std::uint32_t sm) const {
+    return mem::sm_partition(sm, config_.sms, config_.partitions);
+  }
+  /// The partition of slice `slice`.
+  std::uint32_t slice_partition(std::uint32_t slice) const { return slice / slices_per_partition_; }
+  /// The geometry.
+  const AddressHashConfig& config() const { return config_; }
+
+ protected:
+  /// The slice (0 .. slices-1) of line number `line_index` (address / 128).
+  virtual std::uint32_t slice_of_line(std::uint64_t line_index) const = 0;
+
+ private:
+  AddressHashConfig config_;
+  std::uint32_t slices_per_partition_;
+};
+
+/// The registry of address hashes; built-ins: "modulo", "xor_fold".
+PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry();
+
+/// Builds the hash called `name` (config field `field` for errors).
+std::unique_ptr<AddressHash> make_address_hash(std::string_view name,
+                                               const AddressHashConfig& config,
+                                               std::string_view field = "l2.address_hash");
+
+}  // namespace warpsim::mem

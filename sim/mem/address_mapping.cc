@@ -1,0 +1,87 @@
+#include "sim/mem/address_mapping.h"
+
+#include <string>
+
+#include "arch/error.h"
+#include "sim/mem/mem_request.h"
+
+namespace warpsim::mem {
+namespace {
+
+class RoBaBgCoCh : public AddressMapping {
+ public:
+  explicit RoBaBgCoCh(const DramGeometry& g)
+      : AddressMapping(g), chunks_per_row_(g.row_bytes / g.interleave_bytes) {}
+
+  DramAddress map(std::uint64_t address) const override {
+    const DramGeometry& g = geometry();
+    std::uint64_t rest = address / g.interleave_bytes;
+    DramAddress a;
+    a.channel = static_cast<std::uint32_t>(rest % g.channels);
+    rest /= g.channels;
+    const auto chunk = static_cast<std::uint32_t>(rest % chunks_per_row_);
+    rest /= chunks_per_row_;
+    a.column =
+        chunk * g.interleave_bytes + static_cast<std::uint32_t>(address % g.interleave_bytes);
+    a.bank_group = static_cast<std::uint32_t>(rest % g.bank_groups);
+    rest /= g.bank_groups;
+    a.bank = static_cast<std::uint32_t>(rest % g.banks_per_group);
+    a.row = rest / g.banks_per_group;
+    return a;
+  }
+
+ private:
+  std::uint32_t chunks_per_row_;
+};
+
+class PermutedBank final : public RoBaBgCoCh {
+ public:
+  explicit PermutedBank(const DramGeometry& g) : RoBaBgCoCh(g) {}
+
+  DramAddress map(std::uint64_t address) const override {
+    DramAddress a = RoBaBgCoCh::map(address);
+    const DramGeometry& g = geometry();
+    a.bank_group = static_cast<std::uint32_t>((a.bank_group + a.row) % g.bank_groups);
+    a.bank = static_cast<std::uint32_t>((a.bank + a.row / g.bank_groups) % g.banks_per_group);
+    return a;
+  }
+};
+
+}  // namespace
+
+AddressMapping::AddressMapping(const DramGeometry& g) : geometry_(g) {
+  const auto positive = [](const char* field, std::uint32_t value) {
+    if (value == 0) throw InputError(std::string("dram.") + field + ": expected at least 1, got 0");
+  };
+  positive("channels", g.channels);
+  positive("bank_groups", g.bank_groups);
+  positive("banks_per_group", g.banks_per_group);
+  if (g.interleave_bytes == 0 || g.interleave_bytes % kLineBytes != 0) {
+    throw InputError("dram.interleave_bytes: expected a positive multiple of 128, got " +
+                     std::to_string(g.interleave_bytes));
+  }
+  if (g.row_bytes == 0 || g.row_bytes % g.interleave_bytes != 0) {
+    throw InputError("dram.row_bytes: expected a positive multiple of dram.interleave_bytes (" +
+                     std::to_string(g.interleave_bytes) + "), got " + std::to_string(g.row_bytes));
+  }
+}
+
+AddressMapping::~AddressMapping() = default;
+
+PolicyRegistry<AddressMapping, const DramGeometry&>& address_mapping_registry() {
+  static PolicyRegistry<AddressMapping, const DramGeometry&> registry = [] {
+    PolicyRegistry<AddressMapping, const DramGeometry&> r("address mapping");
+    r.add("ro_ba_bg_co_ch", [](const DramGeometry& g) { return std::make_unique<RoBaBgCoCh>(g); });
+    r.add("permuted_bank", [](const DramGeometry& g) { return std::make_unique<PermutedBank>(g); });
+    return r;
+  }();
+  return registry;
+}
+
+std::unique_ptr<AddressMapping> make_address_mapping(std::string_view name,
+                                                     const DramGeometry& geometry,
+                                                     std::string_view field) {
+  return address_mapping_registry().create(name, field, geometry);
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,89 @@
+#include "sim/mem/cache_tags.h"
+
+#include <utility>
+
+#include "arch/error.h"
+#include "sim/mem/mem_request.h"
+
+namespace warpsim::mem {
+
+CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
+  if (config.ways == 0) throw InputError(field + ".ways: expected at least 1 way, got 0");
+  const std::uint64_t set_bytes = std::uint64_t{config.ways} * kLineBytes;
+  if (config.size_bytes == 0 || config.size_bytes % set_bytes != 0) {
+    throw InputError(field + ".size_bytes: expected a positive multiple of ways x 128 (" +
+                     std::to_string(set_bytes) + ") bytes, got " +
+                     std::to_string(config.size_bytes));
+  }
+  const std::uint64_t sets = config.size_bytes / set_bytes;
+  if (sets > UINT32_MAX) {
+    throw InputError(field + ".size_bytes: too many sets (" + std::to_string(sets) + ")");
+  }
+  sets_ = static_cast<std::uint32_t>(sets);
+  ways_ = config.ways;
+  policy_ = make_replacement_policy(config.replacement,
+                                    {.sets = sets_, .ways = ways_, .seed = config.seed},
+                                    field + ".replacement");
+  ways_storage_.resize(std::size_t{sets_} * ways_);
+}
+
+CacheTags::~CacheTags() = default;
+CacheTags::CacheTags(CacheTags&&) noexcept = default;
+CacheTags& CacheTags::operator=(CacheTags&&) noexcept = default;
+
+TagAccess CacheTags::access(std::uint64_t line_address, std::uint8_t sector_mask,
+                            std::uint8_t dirty_mask) {
+  const std::uint32_t set = set_of(line_address);
+  Way* base = &ways_storage_[std::size_t{set} * ways_];
+  TagAccess result;
+  std::uint32_t empty = ways_;
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    Way& way = base[w];
+    if (way.valid_mask == 0) {
+      if (empty == ways_) empty = w;
+      continue;
+    }
+    if (way.line_address != line_address) continue;
+    result.line_hit = true;
+    result.hit_mask = way.valid_mask & sector_mask;
+    way.valid_mask |= sector_mask;
+    way.dirty_mask |= dirty_mask;
+    policy_->on_hit(set, w);
+    return result;
+  }
+  std::uint32_t target = empty;
+  if (target == ways_) {
+    target = policy_->victim(set);
+    const Way& victim = base[target];
+    result.evicted = true;
+    result.victim = {victim.line_address, victim.valid_mask, victim.dirty_mask};
+  }
+  base[target] = {line_address, static_cast<std::uint8_t>(sector_mask | dirty_mask), dirty_mask};
+  policy_->on_fill(set, target);
+  return result;
+}
+
+LineState CacheTags::probe(std::uint64_t line_address) const {
+  const std::uint32_t set = set_of(line_address);
+  const Way* base = &ways_storage_[std::size_t{set} * ways_];
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (base[w].valid_mask != 0 && base[w].line_address == line_address) {
+      return {line_address, base[w].valid_mask, base[w].dirty_mask};
+    }
+  }
+  return {line_address, 0, 0};
+}
+
+std::vector<LineState> CacheTags::contents() const {
+  std::vector<LineState> out;
+  for (const Way& way : ways_storage_) {
+    if (way.valid_mask != 0) out.push_back({way.line_address, way.valid_mask, way.dirty_mask});
+  }
+  return out;
+}
+
+void CacheTags::invalidate_all() {
+  for (Way& way : ways_storage_) way = Way{};
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,93 @@
+// A sectored, set-associative tag array: 128-byte lines of four 32-byte sectors, each with a valid
+// and a dirty bit, and a replaceable victim policy (replacement_policy.h). Shared by the L2 slice
+// and, later, the L1.
+//
+// Tag state changes at lookup time: an access that misses allocates the line at once (evicting a
+// victim and reporting it with its dirty sectors) and marks the requested sectors valid, meaning
+// "present or being fetched". The owner tracks fetches in flight (MSHRs), so the tag contents are
+// a pure function of the sequence of accesses, whatever the memory timing. The set of a line is
+// its line number modulo the number of sets. Invalid ways (lowest index first) fill before the
+// policy is asked for a victim. Storage is sized once; no access allocates.
+//
+// Left out: data, ECC, set-index hashing, way prediction, and partial tags.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/mem/replacement_policy.h"
+
+namespace warpsim::mem {
+
+/// Capacity, associativity and victim policy of a tag array.
+struct CacheTagsConfig {
+  std::uint64_t size_bytes = 0;     ///< data capacity; a multiple of ways × 128
+  std::uint32_t ways = 0;           ///< associativity, at least 1
+  std::string replacement = "lru";  ///< registered ReplacementPolicy name
+  std::uint64_t seed = 1;           ///< seed for randomized policies
+};
+
+/// One valid line: its address and sector bits.
+struct LineState {
+  std::uint64_t line_address = 0;
+  std::uint8_t valid_mask = 0;
+  std::uint8_t dirty_mask = 0;
+  friend bool operator==(const LineState&, const LineState&) = default;
+};
+
+/// The outcome of one access.
+struct TagAccess {
+  bool line_hit = false;      ///< the line was present
+  std::uint8_t hit_mask = 0;  ///< requested sectors that were already valid
+  bool evicted = false;       ///< a valid line was evicted to make room
+  LineState victim{};         ///< the evicted line (when `evicted`)
+};
+
+/// The tag array. Not thread-safe; owned by one component.
+class CacheTags {
+ public:
+  /// Throws warpsim::InputError naming `<field>.size_bytes`, `<field>.ways` or
+  /// `<field>.replacement` when the geometry or policy is invalid.
+  CacheTags(const CacheTagsConfig& config, const std::string& field);
+  ~CacheTags();
+  CacheTags(CacheTags&&) noexcept;
+  CacheTags& operator=(CacheTags&&) noexcept;
+
+  /// Looks up `line_address`, allocating it on a miss, marks `sector_mask` valid and
+  /// `dirty_mask` dirty, and updates the replacement state.
+  TagAccess access(std::uint64_t line_address, std::uint8_t sector_mask, std::uint8_t dirty_mask);
+
+  /// The line's state, or a LineState with valid_mask 0 when absent. Does not touch replacement.
+  LineState probe(std::uint64_t line_address) const;
+
+  /// Every valid line, ordered by set then way.
+  std::vector<LineState> contents() const;
+
+  /// Drops every line without write-back.
+  void invalidate_all();
+
+  /// Number of sets.
+  std::uint32_t sets() const { return sets_; }
+  /// Associativity.
+  std::uint32_t ways() const { return ways_; }
+  /// The set that `line_address` maps to.
+  std::uint32_t set_of(std::uint64_t line_address) const {
+    return static_cast<std::uint32_t>((line_address >> 7) % sets_);
+  }
+
+ private:
+  struct Way {
+    std::uint64_t line_address = 0;
+    std::uint8_t valid_mask = 0;  // 0: the way is empty
+    std::uint8_t dirty_mask = 0;
+  };
+
+  std::uint32_t sets_ = 0;
+  std::uint32_t ways_ = 0;
+  std::vector<Way> ways_storage_;
+  std::unique_ptr<ReplacementPolicy> policy_;
+};
+
+}  // namespace warpsim::mem

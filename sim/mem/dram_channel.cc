@@ -1,0 +1,302 @@
+#include "sim/mem/dram_channel.h"
+
+#include <algorithm>
+#include <bit>
+#include <ostream>
+#include <utility>
+
+#include "arch/error.h"
+
+namespace warpsim::mem {
+
+using engine::Cycle;
+using engine::kSleep;
+
+namespace {
+
+Cycle after(Cycle at, std::uint32_t cycles) { return at + cycles; }
+
+}  // namespace
+
+DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
+                         const DramChannelConfig& config, const AddressMapping& mapping,
+                         std::uint32_t index)
+    : Component(std::move(name), domain),
+      config_(config),
+      mapping_(&mapping),
+      index_(index),
+      scheduler_(make_dram_scheduler(config.scheduler)),
+      burst_cycles_(0) {
+  if (config.bytes_per_cycle == 0 || config.burst_length == 0 ||
+      std::uint64_t{config.burst_length} * config.bytes_per_cycle != 2 * kSectorBytes ||
+      config.burst_length % 2 != 0) {
+    throw InputError(
+        "dram.burst_length: expected an even burst_length with burst_length x "
+        "bytes_per_cycle / 2 = 32 bytes, got burst_length " +
+        std::to_string(config.burst_length) + " and bytes_per_cycle " +
+        std::to_string(config.bytes_per_cycle));
+  }
+  burst_cycles_ = config.burst_length / 2;
+  if (config.read_queue_entries == 0 || config.write_queue_entries == 0) {
+    throw InputError("dram.read_queue_entries / dram.write_queue_entries: expected at least 1");
+  }
+  if (config.write_drain_high == 0 || config.write_drain_high > config.write_queue_entries ||
+      config.write_drain_low >= config.write_drain_high) {
+    throw InputError(
+        "dram.write_drain_high / dram.write_drain_low: expected 0 <= low < high <= "
+        "write_queue_entries (" +
+        std::to_string(config.write_queue_entries) + "), got low " +
+        std::to_string(config.write_drain_low) + ", high " +
+        std::to_string(config.write_drain_high));
+  }
+  if (config.timing.ccd_s_cycles < burst_cycles_ || config.timing.ccd_l_cycles < burst_cycles_) {
+    throw InputError("dram.timing.ccd_s_cycles / ccd_l_cycles: expected at least one burst (" +
+                     std::to_string(burst_cycles_) + " cycles)");
+  }
+  if (config.timing.refi_cycles != 0) {
+    if (config.timing.rfc_cycles == 0 || config.timing.rfc_cycles >= config.timing.refi_cycles) {
+      throw InputError("dram.timing.rfc_cycles: expected 0 < tRFC < tREFI (" +
+                       std::to_string(config.timing.refi_cycles) + "), got " +
+                       std::to_string(config.timing.rfc_cycles));
+    }
+    next_refresh_ = config.timing.refi_cycles;
+  }
+  if (index >= mapping.geometry().channels) {
+    throw InputError("dram channel index " + std::to_string(index) + " outside dram.channels");
+  }
+  reads_.reserve(config.read_queue_entries);
+  writes_.reserve(config.write_queue_entries);
+  candidates_.reserve(std::max(config.read_queue_entries, config.write_queue_entries));
+  banks_.resize(mapping.banks());
+  hit_queued_.resize(mapping.banks());
+  next_act_group_.resize(mapping.geometry().bank_groups);
+  next_column_group_.resize(mapping.geometry().bank_groups);
+  responses_.reserve(config.read_queue_entries);
+}
+
+DramChannel::~DramChannel() = default;
+
+void DramChannel::set_upstream(const MemLink& link) {
+  upstream_ = link;
+  out_latency_cycles_ = domain().cycle_at_or_after(link.response->latency());
+  if (config_.timing.cl_cycles + burst_cycles_ < out_latency_cycles_) {
+    throw InputError(
+        "dram.timing.cl_cycles: expected CL + burst of at least the response "
+        "port's " +
+        std::to_string(out_latency_cycles_) + " cycle(s)");
+  }
+}
+
+void DramChannel::accept() {
+  while (upstream_.request->has_message()) {
+    const MemRequest& r = upstream_.request->front();
+    const bool write = r.op != MemOp::kRead;
+    if (write ? writes_.size() >= config_.write_queue_entries
+              : reads_.size() + responses_.size() >= config_.read_queue_entries) {
+      break;
+    }
+    const DramAddress a = mapping_->map(r.line_address);
+    if (a.channel != index_) {
+      throw InternalError(name() + ": request for channel " + std::to_string(a.channel));
+    }
+    Entry e{.request = r,
+            .bank = a.bank_group * mapping_->geometry().banks_per_group + a.bank,
+            .bank_group = a.bank_group,
+            .row = a.row,
+            .age = next_age_++,
+            .remaining = static_cast<std::uint8_t>(r.sector_mask & kAllSectors)};
+    upstream_.request->pop();
+    if (e.remaining == 0) continue;  // nothing to transfer
+    (write ? writes_ : reads_).push_back(e);
+    note_progress();
+  }
+  if (!draining_ &&
+      (writes_.size() >= config_.write_drain_high || (reads_.empty() && !writes_.empty()))) {
+    draining_ = true;
+  } else if (draining_ &&
+             (writes_.empty() || (writes_.size() <= config_.write_drain_low && !reads_.empty()))) {
+    draining_ = false;
+  }
+}
+
+DramCandidate DramChannel::candidate_for(std::uint32_t index, const Entry& e, bool writes) const {
+  const DramTiming& t = config_.timing;
+  const Bank& bank = banks_[e.bank];
+  DramCandidate c{.queue_index = index, .age = e.age};
+  if (bank.open && bank.row == e.row) {
+    c.command = writes ? DramCommand::kWrite : DramCommand::kRead;
+    Cycle earliest = std::max({bank.next_column, next_column_any_, next_column_group_[e.bank_group],
+                               writes ? next_write_ : next_read_});
+    const std::uint32_t data_delay = writes ? t.cwl_cycles : t.cl_cycles;
+    if (bus_free_ > data_delay) earliest = std::max(earliest, bus_free_ - data_delay);
+    c.earliest = earliest;
+  } else if (bank.open) {
+    c.command = DramCommand::kPrecharge;
+    c.closes_hit_row = hit_queued_[e.bank] != 0;
+    c.earliest = bank.next_pre;
+  } else {
+    c.command = DramCommand::kActivate;
+    Cycle earliest = std::max({bank.next_act, next_act_any_, next_act_group_[e.bank_group]});
+    if (act_count_ >= 4)
+      earliest = std::max(earliest, after(recent_acts_[act_count_ % 4], t.faw_cycles));
+    c.earliest = earliest;
+  }
+  return c;
+}
+
+void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
+  const DramTiming& t = config_.timing;
+  std::vector<Entry>& queue = writes ? writes_ : reads_;
+  Entry& e = queue[c.queue_index];
+  Bank& bank = banks_[e.bank];
+  if (!e.classified) {
+    e.classified = true;
+    if (c.is_column())
+      ++counters_.row_hits;
+    else if (c.command == DramCommand::kActivate)
+      ++counters_.row_misses;
+    else
+      ++counters_.row_conflicts;
+  }
+  switch (c.command) {
+    case DramCommand::kActivate:
+      bank.open = true;
+      bank.row = e.row;
+      bank.next_column = after(now, t.rcd_cycles);
+      bank.next_pre = after(now, t.ras_cycles);
+      next_act_any_ = after(now, t.rrd_s_cycles);
+      next_act_group_[e.bank_group] = after(now, t.rrd_l_cycles);
+      recent_acts_[act_count_ % 4] = now;
+      ++act_count_;
+      ++counters_.activates;
+      return;
+    case DramCommand::kPrecharge:
+      bank.open = false;
+      bank.next_act = after(now, t.rp_cycles);
+      ++counters_.precharges;
+      return;
+    case DramCommand::kRead:
+    case DramCommand::kWrite:
+      break;
+  }
+  const Cycle data_start = now + (writes ? t.cwl_cycles : t.cl_cycles);
+  const Cycle data_end = data_start + burst_cycles_;
+  bus_free_ = data_end;
+  counters_.bus_busy_cycles += burst_cycles_;
+  next_column_any_ = after(now, t.ccd_s_cycles);
+  next_column_group_[e.bank_group] = after(now, t.ccd_l_cycles);
+  if (writes) {
+    bank.next_pre = std::max(bank.next_pre, after(data_end, t.wr_cycles));
+    next_read_ = std::max(next_read_, after(data_end, t.wtr_cycles));
+    counters_.bytes_written += kSectorBytes;
+  } else {
+    bank.next_pre = std::max(bank.next_pre, after(now, t.rtp_cycles));
+    next_write_ = std::max(next_write_, after(now, t.rtw_cycles));
+    counters_.bytes_read += kSectorBytes;
+  }
+  e.remaining &= static_cast<std::uint8_t>(e.remaining - 1);  // clear the lowest sector
+  if (e.remaining != 0) return;
+  if (writes) {
+    ++counters_.writes;
+  } else {
+    ++counters_.reads;
+    responses_.push_back({data_end - out_latency_cycles_, response_to(e.request)});
+  }
+  queue.erase(queue.begin() + c.queue_index);
+}
+
+void DramChannel::catch_up_refresh(Cycle now) {
+  const DramTiming& t = config_.timing;
+  while (next_refresh_ <= now) {
+    Cycle start = next_refresh_;
+    for (const Bank& bank : banks_) {
+      start = std::max(start, bank.open ? after(bank.next_pre, t.rp_cycles) : bank.next_act);
+    }
+    for (Bank& bank : banks_) {
+      bank.open = false;
+      bank.next_act = after(start, t.rfc_cycles);
+    }
+    ++counters_.refreshes;
+    next_refresh_ += t.refi_cycles;
+  }
+}
+
+Cycle DramChannel::refresh_step(Cycle now) {
+  const DramTiming& t = config_.timing;
+  Bank* first_open = nullptr;
+  Cycle all_closed_at = now;
+  for (Bank& bank : banks_) {
+    if (bank.open) {
+      if (first_open == nullptr || bank.next_pre < first_open->next_pre) first_open = &bank;
+    } else {
+      all_closed_at = std::max(all_closed_at, bank.next_act);
+    }
+  }
+  if (first_open != nullptr) {
+    if (first_open->next_pre > now) return first_open->next_pre;
+    first_open->open = false;
+    first_open->next_act = after(now, t.rp_cycles);
+    ++counters_.precharges;
+    return now + 1;
+  }
+  if (all_closed_at > now) return all_closed_at;
+  for (Bank& bank : banks_) bank.next_act = after(now, t.rfc_cycles);
+  ++counters_.refreshes;
+  next_refresh_ += t.refi_cycles;
+  return now + 1;
+}
+
+Cycle DramChannel::tick(Cycle now) {
+  if (upstream_.request == nullptr) throw InternalError(name() + ": no upstream ports");
+  if (reads_.empty() && writes_.empty()) catch_up_refresh(now);
+  accept();
+  Cycle next = kSleep;
+  const bool writes = draining_;
+  const std::vector<Entry>& queue = writes ? writes_ : reads_;
+  if (!queue.empty() && next_refresh_ <= now) {
+    next = refresh_step(now);
+    if (next == now + 1) note_progress();  // a PRE or the refresh issued
+  } else if (!queue.empty()) {
+    next = next_refresh_;
+    std::fill(hit_queued_.begin(), hit_queued_.end(), std::uint8_t{0});
+    for (const Entry& e : queue) {
+      if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
+    }
+    candidates_.clear();
+    for (std::uint32_t i = 0; i < queue.size(); ++i) {
+      candidates_.push_back(candidate_for(i, queue[i], writes));
+    }
+    const int pick = scheduler_->pick(candidates_, now);
+    if (pick != DramScheduler::kNone) {
+      issue(candidates_[static_cast<std::size_t>(pick)], now, writes);
+      note_progress();
+      next = now + 1;
+    } else {
+      for (const DramCandidate& c : candidates_)
+        next = std::min(next, std::max(c.earliest, now + 1));
+    }
+  }
+  while (!responses_.empty() && responses_.front().ready <= now) {
+    if (!upstream_.response->can_send()) break;
+    upstream_.response->send(responses_.front().response);
+    responses_.pop_front();
+    note_progress();
+  }
+  if (!responses_.empty() && responses_.front().ready > now) {
+    next = std::min(next, responses_.front().ready);
+  }
+  return next;
+}
+
+bool DramChannel::busy() const {
+  return !reads_.empty() || !writes_.empty() || !responses_.empty() ||
+         (upstream_.request != nullptr && upstream_.request->next_arrival() != engine::kNever);
+}
+
+void DramChannel::dump_state(std::ostream& out) const {
+  out << "reads=" << reads_.size() << " writes=" << writes_.size() << " draining=" << draining_
+      << " responses=" << responses_.size() << " bytes_read=" << counters_.bytes_read
+      << " bytes_written=" << counters_.bytes_written;
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,254 @@
+#include "sim/mem/l2_slice.h"
+
+#include <algorithm>
+#include <ostream>
+#include <utility>
+
+#include "arch/error.h"
+#include "sim/mem/address_hash.h"
+
+namespace warpsim::mem {
+
+using engine::Cycle;
+using engine::kSleep;
+
+namespace {
+
+bool later(const auto& a, const auto& b) {
+  return a.ready > b.ready || (a.ready == b.ready && a.seq > b.seq);
+}
+
+// Sectors that must hold valid data before the request can be answered.
+std::uint8_t needed_sectors(const MemRequest& r) {
+  if (r.op == MemOp::kWrite) return static_cast<std::uint8_t>(r.sector_mask & ~r.full_write_mask);
+  return r.sector_mask;
+}
+
+}  // namespace
+
+L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2SliceConfig& config)
+    : Component(std::move(name), domain),
+      config_(config),
+      tags_(config.tags, this->name()),
+      mshr_(config.mshr, this->name()),
+      lookup_rate_(config.sectors_per_cycle) {
+  const std::string& n = this->name();
+  if (config.sectors_per_cycle == 0) {
+    throw InputError(n + ".sectors_per_cycle: expected at least 1 sector per cycle, got 0");
+  }
+  if (config.hit_latency_far_cycles < config.hit_latency_near_cycles) {
+    throw InputError(n + ".hit_latency_far_cycles: expected at least hit_latency_near_cycles (" +
+                     std::to_string(config.hit_latency_near_cycles) + "), got " +
+                     std::to_string(config.hit_latency_far_cycles));
+  }
+  if (config.response_queue_entries == 0) {
+    throw InputError(n + ".response_queue_entries: expected at least 1 entry, got 0");
+  }
+  if (config.outbound_queue_entries < 2) {
+    throw InputError(n + ".outbound_queue_entries: expected at least 2 entries, got " +
+                     std::to_string(config.outbound_queue_entries));
+  }
+  if (config.partitions == 0 || config.partition >= config.partitions) {
+    throw InputError(n + ".partition: expected a partition below partitions (" +
+                     std::to_string(config.partitions) + "), got " +
+                     std::to_string(config.partition));
+  }
+  if (config.sms == 0) throw InputError(n + ".sms: expected at least 1 SM, got 0");
+  responses_.reserve(config.response_queue_entries +
+                     std::size_t{config.mshr.entries} * config.mshr.targets_per_entry);
+  outbound_.reserve(config.outbound_queue_entries);
+}
+
+void L2Slice::set_upstream(const MemLink& link) {
+  upstream_ = link;
+  out_latency_cycles_ = domain().cycle_at_or_after(link.response->latency());
+  const auto check = [&](const char* field, std::uint32_t value) {
+    if (value < out_latency_cycles_) {
+      throw InputError(name() + "." + field + ": expected at least the response port's " +
+                       std::to_string(out_latency_cycles_) + " cycle(s), got " +
+                       std::to_string(value));
+    }
+  };
+  check("hit_latency_near_cycles", config_.hit_latency_near_cycles);
+  check("fill_latency_cycles", config_.fill_latency_cycles);
+}
+
+void L2Slice::set_downstream(const MemLink& link) { downstream_ = link; }
+
+void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {
+  const std::uint8_t mask = sector_mask & kAllSectors;
+  tags_.access(line_of(line_address), mask, dirty ? mask : 0);
+}
+
+bool L2Slice::is_near(std::uint32_t sm) const {
+  return sm_partition(sm, config_.sms, config_.partitions) == config_.partition;
+}
+
+void L2Slice::respond(const MemRequest& request, Cycle ready) {
+  responses_.push_back({ready, next_seq_++, response_to(request)});
+  std::push_heap(responses_.begin(), responses_.end(),
+                 [](const auto& a, const auto& b) { return later(a, b); });
+}
+
+L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
+  if (request.sector_mask == 0 || (request.sector_mask & ~kAllSectors) != 0 ||
+      request.line_address % kLineBytes != 0) {
+    throw InternalError(name() + ": request with a bad line address or sector mask");
+  }
+  const std::uint8_t needed = needed_sectors(request);
+  const std::uint8_t present = tags_.probe(request.line_address).valid_mask;
+  const MshrTable::Index entry = mshr_.find(request.line_address);
+  const std::uint8_t in_flight = mshr_.in_flight(entry);
+  const std::uint8_t fetch = needed & static_cast<std::uint8_t>(~(present | in_flight));
+  // Sectors the request waits for: those fetched now and those already on their way.
+  const auto wait_for = static_cast<std::uint8_t>(fetch | (needed & in_flight));
+  const bool waits = wait_for != 0;
+  // Resources first, so a stalled request leaves no trace.
+  if (responses_.size() >= config_.response_queue_entries) return Lookup::kNoResponseSlot;
+  if (outbound_.size() + 2 > config_.outbound_queue_entries) return Lookup::kNoOutboundSlot;
+  if (waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
+
+  const std::uint32_t sectors = sector_count(request.sector_mask);
+  const bool near = is_near(request.source_sm);
+  ++counters_.requests;
+  counters_.sectors += sectors;
+  counters_.far_requests += near ? 0 : 1;
+  const std::uint32_t hits =
+      sector_count(request.sector_mask & present & static_cast<std::uint8_t>(~in_flight));
+  counters_.sectors_hit += hits;
+  counters_.sectors_miss += sectors - hits;
+  switch (request.op) {
+    case MemOp::kRead:
+      counters_.sectors_read += sectors;
+      break;
+    case MemOp::kWrite:
+      counters_.sectors_write += sectors;
+      break;
+    case MemOp::kAtomic:
+      counters_.sectors_atom += sectors;
+      break;
+    case MemOp::kReduction:
+      counters_.sectors_red += sectors;
+      break;
+  }
+
+  const std::uint8_t dirty = request.op == MemOp::kRead ? 0 : request.sector_mask;
+  const TagAccess access = tags_.access(request.line_address, request.sector_mask, dirty);
+  if (!waits) {
+    const std::uint32_t latency =
+        near ? config_.hit_latency_near_cycles : config_.hit_latency_far_cycles;
+    respond(request, now + latency - out_latency_cycles_);
+  } else {
+    MshrTable::Index target = entry;
+    if (target == MshrTable::kNone) {
+      target = mshr_.allocate(request.line_address);
+    } else {
+      ++counters_.mshr_merges;
+    }
+    if (fetch != 0) {
+      mshr_.mark_requested(target, fetch);
+      counters_.fetched_sectors += sector_count(fetch);
+      outbound_.push_back(MemRequest::read(request.line_address, fetch, 0, 0));
+    }
+    mshr_.add_target(target, request, wait_for);
+  }
+  // The write-back leaves after the fetch, which is on the critical path.
+  if (access.evicted) {
+    ++counters_.evictions;
+    if (access.victim.dirty_mask != 0) {
+      ++counters_.dirty_evictions;
+      const std::uint32_t n = sector_count(access.victim.dirty_mask);
+      counters_.writeback_sectors += n;
+      outbound_.push_back(MemRequest::write(access.victim.line_address, access.victim.dirty_mask,
+                                            static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+    }
+  }
+  return Lookup::kDone;
+}
+
+void L2Slice::take_fills(Cycle now) {
+  if (downstream_.response == nullptr) return;
+  while (downstream_.response->has_message()) {
+    const MemResponse fill = downstream_.response->pop();
+    const bool ours = mshr_.fill(fill.line_address, fill.sector_mask, [&](const MemRequest& r) {
+      const std::uint32_t extra =
+          is_near(r.source_sm) ? 0
+                               : config_.hit_latency_far_cycles - config_.hit_latency_near_cycles;
+      respond(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_);
+    });
+    if (!ours) throw InternalError(name() + ": fill for a line with no MSHR entry");
+    note_progress();
+  }
+}
+
+void L2Slice::drain_outbound() {
+  while (!outbound_.empty()) {
+    if (downstream_.request == nullptr) throw InternalError(name() + ": no downstream port");
+    if (!downstream_.request->can_send()) return;
+    downstream_.request->send(outbound_.front());
+    outbound_.pop_front();
+  }
+}
+
+void L2Slice::send_responses(Cycle now) {
+  const auto cmp = [](const auto& a, const auto& b) { return later(a, b); };
+  while (!responses_.empty() && responses_.front().ready <= now) {
+    if (!upstream_.response->can_send()) return;
+    upstream_.response->send(responses_.front().response);
+    std::pop_heap(responses_.begin(), responses_.end(), cmp);
+    responses_.pop_back();
+    note_progress();
+  }
+}
+
+Cycle L2Slice::tick(Cycle now) {
+  if (upstream_.request == nullptr || upstream_.response == nullptr) {
+    throw InternalError(name() + ": no upstream ports");
+  }
+  take_fills(now);
+  lookup_rate_.refill(now);
+  Cycle next = kSleep;
+  Lookup stall = Lookup::kDone;
+  while (upstream_.request->has_message()) {
+    if (!lookup_rate_.available()) {
+      next = lookup_rate_.next_available(now);
+      break;
+    }
+    const MemRequest& request = upstream_.request->front();
+    stall = lookup(request, now);
+    if (stall != Lookup::kDone) {
+      ++counters_.stall_cycles;
+      break;
+    }
+    lookup_rate_.consume(sector_count(request.sector_mask));
+    upstream_.request->pop();
+    note_progress();
+  }
+  drain_outbound();
+  send_responses(now);
+  if (!responses_.empty() && responses_.front().ready > now) {
+    next = std::min(next, responses_.front().ready);
+  }
+  // A stall on a full MSHR table ends with a fill (a message wakes the slice); one on a full
+  // queue ends when the queue drains: retry next cycle if it drained this cycle, otherwise the
+  // credit that lets it drain wakes the slice (or the response's ready cycle above).
+  const bool room = responses_.size() < config_.response_queue_entries &&
+                    outbound_.size() + 2 <= config_.outbound_queue_entries;
+  if ((stall == Lookup::kNoResponseSlot || stall == Lookup::kNoOutboundSlot) && room) {
+    next = std::min(next, now + 1);
+  }
+  return next;
+}
+
+bool L2Slice::busy() const {
+  return mshr_.in_use() != 0 || !responses_.empty() || !outbound_.empty() ||
+         (upstream_.request != nullptr && upstream_.request->next_arrival() != engine::kNever);
+}
+
+void L2Slice::dump_state(std::ostream& out) const {
+  out << "mshr=" << mshr_.in_use() << "/" << mshr_.capacity() << " responses=" << responses_.size()
+      << " outbound=" << outbound_.size() << " requests=" << counters_.requests
+      << " hit_sectors=" << counters_.sectors_hit << " miss_sectors=" << counters_.sectors_miss;
+}
+
+}  // namespace warpsim::mem

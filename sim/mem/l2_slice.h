@@ -1,0 +1,138 @@
+// One L2 slice: a sectored, set-associative, write-back cache for the lines whose home it is
+// (address_hash.h), with MSHRs and a per-slice lookup bandwidth.
+//
+// Fidelity. Requests are looked up in arrival order, at most `sectors_per_cycle` sectors per cycle
+// (rate_limiter.h). Writes allocate: a sector written completely (MemRequest::full_write_mask) is
+// not fetched, a partially written one is; atomics and reductions read-modify-write at the slice
+// and need their sectors. Missing sectors are fetched from the next level (one read request per
+// miss for the missing sectors of the line); later misses to the line merge into its MSHR. Dirty
+// sectors of an evicted line are written back (one write request per eviction). Tag state
+// changes at lookup time (cache_tags.h), so the cache contents depend on the request order only.
+//
+// Timing, in cycles of the slice's clock domain, measured from the cycle a request is visible at
+// the slice to the cycle its response is visible at the receiver of the upstream response port
+// (whose latency is part of it): a hit takes `hit_latency_near_cycles` when the requesting SM lies
+// next to the slice's partition and `hit_latency_far_cycles` otherwise (H800: ~260 and ~414 SM
+// cycles end to end; the crossbar's share is configured on the interconnect). A miss answers
+// `fill_latency_cycles` after the last sector it needs arrives, plus (far − near) for a far
+// requester. The near/far difference comes from the requester's position; the line still has a
+// single home, so the two partitions hold disjoint addresses.
+//
+// Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
+// lts__t_sectors_lookup_hit / _miss (a sector hits when it is valid and not still being fetched),
+// lts__t_sectors_op_read / _write / _atom / _red.
+//
+// Left out: data, the L2's point of coherence duties (L1 invalidations), compression, residency
+// controls (persisting lines), the ECC / tag pipeline structure, and bandwidth of the fill path.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/engine/component.h"
+#include "sim/engine/ring_buffer.h"
+#include "sim/mem/cache_tags.h"
+#include "sim/mem/mem_link.h"
+#include "sim/mem/mshr_table.h"
+#include "sim/mem/rate_limiter.h"
+
+namespace warpsim::mem {
+
+/// Geometry, latencies (slice clock cycles) and queue sizes of one slice.
+struct L2SliceConfig {
+  CacheTagsConfig tags{.size_bytes = 512 * 1024, .ways = 16};  ///< this slice's share of the L2
+  std::uint32_t hit_latency_near_cycles = 100;  ///< hit, requester next to this partition
+  std::uint32_t hit_latency_far_cycles = 160;   ///< hit, requester next to another partition
+  std::uint32_t fill_latency_cycles = 100;      ///< last needed sector arrives -> response
+  std::uint32_t sectors_per_cycle = 4;          ///< lookup bandwidth, at least 1
+  MshrConfig mshr{};                            ///< lines in flight and merges per line
+  std::uint32_t response_queue_entries = 32;    ///< responses waiting to leave before stalling
+  std::uint32_t outbound_queue_entries = 16;    ///< fetches / write-backs waiting to leave
+  std::uint32_t partition = 0;                  ///< this slice's partition
+  std::uint32_t partitions = 1;                 ///< partitions of the L2
+  std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
+};
+
+/// Counters of one slice (ncu names in comments).
+struct L2Counters {
+  std::uint64_t requests = 0;           ///< lts__t_requests
+  std::uint64_t sectors = 0;            ///< lts__t_sectors
+  std::uint64_t sectors_hit = 0;        ///< lts__t_sectors_lookup_hit
+  std::uint64_t sectors_miss = 0;       ///< lts__t_sectors_lookup_miss
+  std::uint64_t sectors_read = 0;       ///< lts__t_sectors_op_read
+  std::uint64_t sectors_write = 0;      ///< lts__t_sectors_op_write
+  std::uint64_t sectors_atom = 0;       ///< lts__t_sectors_op_atom
+  std::uint64_t sectors_red = 0;        ///< lts__t_sectors_op_red
+  std::uint64_t fetched_sectors = 0;    ///< sectors requested from the next level
+  std::uint64_t writeback_sectors = 0;  ///< dirty sectors written back on eviction
+  std::uint64_t evictions = 0;          ///< valid lines evicted
+  std::uint64_t dirty_evictions = 0;    ///< evicted lines with at least one dirty sector
+  std::uint64_t mshr_merges = 0;        ///< misses that joined an existing MSHR entry
+  std::uint64_t stall_cycles = 0;       ///< cycles a visible request could not be looked up
+  std::uint64_t far_requests = 0;       ///< requests from SMs next to another partition
+
+  /// lts__t_sector_hit_rate.pct: 100 × hit / (hit + miss); 0 without lookups.
+  double hit_rate_pct() const {
+    const std::uint64_t total = sectors_hit + sectors_miss;
+    return total == 0 ? 0.0 : 100.0 * static_cast<double>(sectors_hit) / static_cast<double>(total);
+  }
+};
+
+/// The slice component.
+class L2Slice final : public engine::Component {
+ public:
+  /// Throws warpsim::InputError naming `<name>.<field>` when the config is invalid.
+  L2Slice(std::string name, const engine::ClockDomain& domain, const L2SliceConfig& config);
+
+  /// Wires the requester side: the slice pops `link.request` and sends on `link.response`.
+  /// Throws warpsim::InputError when a latency is shorter than the response port's latency.
+  void set_upstream(const MemLink& link);
+  /// Wires the next level: the slice sends on `link.request` and pops `link.response`.
+  void set_downstream(const MemLink& link);
+
+  /// Installs `sector_mask` of `line_address` (dirty when `dirty`) without traffic or counting;
+  /// for warm starts. An evicted line is dropped without write-back.
+  void warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty = false);
+
+  engine::Cycle tick(engine::Cycle now) override;
+  bool busy() const override;
+  void dump_state(std::ostream& out) const override;
+
+  /// Counters.
+  const L2Counters& counters() const { return counters_; }
+  /// The tag array (for inspection).
+  const CacheTags& tags() const { return tags_; }
+  /// The configuration.
+  const L2SliceConfig& config() const { return config_; }
+
+ private:
+  struct Pending {
+    engine::Cycle ready = 0;
+    std::uint64_t seq = 0;
+    MemResponse response{};
+  };
+  enum class Lookup { kDone, kNoResponseSlot, kNoOutboundSlot, kNoMshr };
+
+  bool is_near(std::uint32_t sm) const;
+  Lookup lookup(const MemRequest& request, engine::Cycle now);
+  void respond(const MemRequest& request, engine::Cycle ready);
+  void take_fills(engine::Cycle now);
+  void drain_outbound();
+  void send_responses(engine::Cycle now);
+
+  L2SliceConfig config_;
+  CacheTags tags_;
+  MshrTable mshr_;
+  RateLimiter lookup_rate_;
+  MemLink upstream_{};
+  MemLink downstream_{};
+  std::uint64_t out_latency_cycles_ = 1;
+  std::vector<Pending> responses_;  // min-heap on (ready, seq), capacity reserved
+  std::uint64_t next_seq_ = 0;
+  engine::RingBuffer<MemRequest> outbound_;  // fetches and write-backs, capacity reserved
+  L2Counters counters_;
+};
+
+}  // namespace warpsim::mem

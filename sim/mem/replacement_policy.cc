@@ -1,0 +1,96 @@
+#include "sim/mem/replacement_policy.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace warpsim::mem {
+namespace {
+
+class LruPolicy final : public ReplacementPolicy {
+ public:
+  explicit LruPolicy(const ReplacementConfig& c)
+      : ways_(c.ways), stamps_(std::size_t{c.sets} * c.ways, 0) {}
+  void on_hit(std::uint32_t set, std::uint32_t way) override { stamps_[at(set, way)] = ++clock_; }
+  void on_fill(std::uint32_t set, std::uint32_t way) override { stamps_[at(set, way)] = ++clock_; }
+  std::uint32_t victim(std::uint32_t set) override {
+    std::uint32_t best = 0;
+    for (std::uint32_t w = 1; w < ways_; ++w) {
+      if (stamps_[at(set, w)] < stamps_[at(set, best)]) best = w;
+    }
+    return best;
+  }
+
+ private:
+  std::size_t at(std::uint32_t set, std::uint32_t way) const {
+    return std::size_t{set} * ways_ + way;
+  }
+  std::uint32_t ways_;
+  std::vector<std::uint64_t> stamps_;
+  std::uint64_t clock_ = 0;
+};
+
+class RandomPolicy final : public ReplacementPolicy {
+ public:
+  explicit RandomPolicy(const ReplacementConfig& c) : ways_(c.ways), state_(c.seed) {}
+  void on_hit(std::uint32_t, std::uint32_t) override {}
+  void on_fill(std::uint32_t, std::uint32_t) override {}
+  std::uint32_t victim(std::uint32_t) override {
+    // SplitMix64.
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<std::uint32_t>(z % ways_);
+  }
+
+ private:
+  std::uint32_t ways_;
+  std::uint64_t state_;
+};
+
+class SrripPolicy final : public ReplacementPolicy {
+ public:
+  static constexpr std::uint8_t kMax = 3;
+  explicit SrripPolicy(const ReplacementConfig& c)
+      : ways_(c.ways), rrpv_(std::size_t{c.sets} * c.ways, kMax) {}
+  void on_hit(std::uint32_t set, std::uint32_t way) override { rrpv_[at(set, way)] = 0; }
+  void on_fill(std::uint32_t set, std::uint32_t way) override { rrpv_[at(set, way)] = kMax - 1; }
+  std::uint32_t victim(std::uint32_t set) override {
+    for (;;) {
+      for (std::uint32_t w = 0; w < ways_; ++w) {
+        if (rrpv_[at(set, w)] == kMax) return w;
+      }
+      for (std::uint32_t w = 0; w < ways_; ++w) ++rrpv_[at(set, w)];
+    }
+  }
+
+ private:
+  std::size_t at(std::uint32_t set, std::uint32_t way) const {
+    return std::size_t{set} * ways_ + way;
+  }
+  std::uint32_t ways_;
+  std::vector<std::uint8_t> rrpv_;
+};
+
+}  // namespace
+
+ReplacementPolicy::~ReplacementPolicy() = default;
+
+PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_registry() {
+  static PolicyRegistry<ReplacementPolicy, const ReplacementConfig&> registry = [] {
+    PolicyRegistry<ReplacementPolicy, const ReplacementConfig&> r("replacement policy");
+    r.add("lru", [](const ReplacementConfig& c) { return std::make_unique<LruPolicy>(c); });
+    r.add("random", [](const ReplacementConfig& c) { return std::make_unique<RandomPolicy>(c); });
+    r.add("srrip", [](const ReplacementConfig& c) { return std::make_unique<SrripPolicy>(c); });
+    return r;
+  }();
+  return registry;
+}
+
+std::unique_ptr<ReplacementPolicy> make_replacement_policy(std::string_view name,
+                                                           const ReplacementConfig& config,
+                                                           std::string_view field) {
+  return replacement_policy_registry().create(name, field, config);
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,50 @@
+// Victim selection for a set-associative cache, as a replaceable policy registered by name.
+//
+// The tag array (cache_tags.h) fills invalid ways first (lowest index) and asks the policy for a
+// victim only when every way of the set is valid. Built-ins:
+//   "lru"    - true least-recently-used (a use stamp per way; ties cannot occur);
+//   "random" - uniform over the ways from a seeded SplitMix64 generator, so a run is repeatable;
+//   "srrip"  - static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit
+//              values: insert at 2, a hit sets 0, the victim is the lowest way at 3 (ageing every
+//              way until one reaches 3).
+// Each policy keeps its own per-way state, sized once at construction; no call allocates.
+//
+// Left out: adaptive policies (DRRIP, set dueling) and bypass decisions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "sim/mem/policy_registry.h"
+
+namespace warpsim::mem {
+
+/// The geometry a policy serves.
+struct ReplacementConfig {
+  std::uint32_t sets = 0;
+  std::uint32_t ways = 0;
+  std::uint64_t seed = 1;  ///< for "random"
+};
+
+/// Keeps replacement state of every way and picks victims.
+class ReplacementPolicy {
+ public:
+  virtual ~ReplacementPolicy();
+  /// A lookup hit `way` of `set`.
+  virtual void on_hit(std::uint32_t set, std::uint32_t way) = 0;
+  /// A line was installed in `way` of `set`.
+  virtual void on_fill(std::uint32_t set, std::uint32_t way) = 0;
+  /// The way of `set` (all valid) to evict.
+  virtual std::uint32_t victim(std::uint32_t set) = 0;
+};
+
+/// The registry of replacement policies; built-ins: "lru", "random", "srrip".
+PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_registry();
+
+/// Builds the policy called `name` (config field `field` for errors).
+std::unique_ptr<ReplacementPolicy> make_replacement_policy(
+    std::string_view name, const ReplacementConfig& config,
+    std::string_view field = "l2.replacement");
+
+}  // namespace warpsim::mem

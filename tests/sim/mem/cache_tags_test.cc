@@ -1,0 +1,73 @@
+#include "sim/mem/cache_tags.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "arch/error.h"
+
+namespace warpsim::mem {
+namespace {
+
+// 2 sets x 2 ways: lines 0, 256, 512 ... share set 0.
+CacheTags small() { return CacheTags({.size_bytes = 512, .ways = 2}, "l2"); }
+
+TEST(MemCacheTags, GeometryFromSizeAndWays) {
+  const CacheTags tags = small();
+  EXPECT_EQ(tags.sets(), 2u);
+  EXPECT_EQ(tags.ways(), 2u);
+  EXPECT_EQ(tags.set_of(128), 1u);
+  EXPECT_EQ(tags.set_of(256), 0u);
+}
+
+TEST(MemCacheTags, MissAllocatesAndSectorsAccumulate) {
+  CacheTags tags = small();
+  TagAccess a = tags.access(0, 0b0001, 0);
+  EXPECT_FALSE(a.line_hit);
+  EXPECT_EQ(a.hit_mask, 0);
+  EXPECT_FALSE(a.evicted);
+  a = tags.access(0, 0b0011, 0b0010);
+  EXPECT_TRUE(a.line_hit);
+  EXPECT_EQ(a.hit_mask, 0b0001);
+  EXPECT_EQ(tags.probe(0), (LineState{0, 0b0011, 0b0010}));
+  EXPECT_EQ(tags.probe(256).valid_mask, 0);
+}
+
+TEST(MemCacheTags, EvictionReportsTheVictimWithItsDirtySectors) {
+  CacheTags tags = small();
+  tags.access(0, 0b1111, 0b0100);
+  tags.access(256, 0b0001, 0);
+  tags.access(0, 0b0001, 0);  // 256 is now least recently used
+  const TagAccess a = tags.access(512, 0b0010, 0b0010);
+  ASSERT_TRUE(a.evicted);
+  EXPECT_EQ(a.victim, (LineState{256, 0b0001, 0}));
+  const TagAccess b = tags.access(768, 0b0010, 0);
+  ASSERT_TRUE(b.evicted);
+  EXPECT_EQ(b.victim, (LineState{0, 0b1111, 0b0100}));
+  EXPECT_EQ(tags.contents(), (std::vector<LineState>{{768, 0b0010, 0}, {512, 0b0010, 0b0010}}));
+  tags.invalidate_all();
+  EXPECT_TRUE(tags.contents().empty());
+}
+
+TEST(MemCacheTags, EmptyWaysFillFirst) {
+  CacheTags tags = small();
+  EXPECT_FALSE(tags.access(0, 1, 0).evicted);
+  EXPECT_FALSE(tags.access(128, 1, 0).evicted);  // other set
+  EXPECT_FALSE(tags.access(256, 1, 0).evicted);
+  EXPECT_TRUE(tags.access(512, 1, 0).evicted);
+}
+
+TEST(MemCacheTags, BadGeometryNamesTheField) {
+  try {
+    CacheTags({.size_bytes = 1000, .ways = 2}, "gpu.l2");
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu.l2.size_bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 0}, "l2"), InputError);
+  EXPECT_THROW(CacheTags({.size_bytes = 0, .ways = 2}, "l2"), InputError);
+  EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 2, .replacement = "mru"}, "l2"), InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::mem

@@ -1,0 +1,373 @@
+#include "sim/mem/l2_slice.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <list>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "arch/error.h"
+#include "sim/engine/engine.h"
+#include "tests/sim/mem/mem_test_bench.h"
+
+namespace warpsim::mem {
+namespace {
+
+using engine::Cycle;
+using engine::Engine;
+using testing::MockMemory;
+using testing::MockSm;
+
+// 4 KB, 4 ways: 8 sets. SM 0 is near partition 0, SM 1 far.
+L2SliceConfig small_config() {
+  L2SliceConfig c;
+  c.tags = {.size_bytes = 4096, .ways = 4};
+  c.hit_latency_near_cycles = 20;
+  c.hit_latency_far_cycles = 30;
+  c.fill_latency_cycles = 10;
+  c.sectors_per_cycle = 4;
+  c.mshr = {.entries = 8, .targets_per_entry = 4};
+  c.partition = 0;
+  c.partitions = 2;
+  c.sms = 2;
+  return c;
+}
+
+struct Bench {
+  explicit Bench(const L2SliceConfig& config, Cycle memory_latency = 50)
+      : domain(engine.add_clock_domain("l2", 1'000'000)),
+        sm("sm", domain),
+        slice("l2", domain, config),
+        memory("hbm", domain, memory_latency) {
+    engine.add(sm);
+    engine.add(slice);
+    engine.add(memory);
+    const engine::PortConfig one{.latency_ps = domain.duration(1), .capacity = 16};
+    MemLink up{&engine.connect<MemRequest>(sm, slice, one),
+               &engine.connect<MemResponse>(slice, sm, one)};
+    MemLink down{&engine.connect<MemRequest>(slice, memory, one),
+                 &engine.connect<MemResponse>(memory, slice, one)};
+    sm.set_link(up);
+    slice.set_upstream(up);
+    slice.set_downstream(down);
+    memory.set_link(down);
+  }
+  Engine engine;
+  const engine::ClockDomain& domain;
+  MockSm sm;
+  L2Slice slice;
+  MockMemory memory;
+};
+
+MemRequest read(std::uint64_t line, std::uint8_t mask, std::uint64_t id, std::uint32_t sm = 0) {
+  return MemRequest::read(line, mask, id, sm);
+}
+
+TEST(MemL2Slice, HitTakesExactlyTheNearOrFarLatency) {
+  Bench b(small_config());
+  b.slice.warm(0, kAllSectors);
+  b.sm.push(0, read(0, 0b0001, 1, 0));
+  b.sm.push(5, read(0, 0b0011, 2, 1));
+  b.engine.run();
+  // One cycle into the slice, then the hit latency (which includes the way back).
+  EXPECT_EQ(b.sm.latency(1), 1u + 20);
+  EXPECT_EQ(b.sm.latency(2), 1u + 30);
+  EXPECT_EQ(b.slice.counters().sectors_hit, 3u);
+  EXPECT_EQ(b.slice.counters().sectors_miss, 0u);
+  EXPECT_EQ(b.slice.counters().far_requests, 1u);
+  EXPECT_EQ(b.memory.requests.size(), 0u);
+  EXPECT_DOUBLE_EQ(b.slice.counters().hit_rate_pct(), 100.0);
+}
+
+TEST(MemL2Slice, IdleSliceSleeps) {
+  Bench b(small_config());
+  b.slice.warm(0, kAllSectors);
+  b.sm.push(1000, read(0, 1, 1));
+  b.engine.run();
+  // Registration tick, the arrival, and the cycle the response leaves.
+  EXPECT_EQ(b.slice.tick_count(), 3u);
+}
+
+TEST(MemL2Slice, MissAnswersFillLatencyAfterTheData) {
+  Bench b(small_config());
+  b.sm.push(0, read(0, 0b0110, 1, 0));
+  b.sm.push(200, read(128, 0b0001, 2, 1));
+  b.engine.run();
+  // in 1, to memory 1, memory 50, fill latency 10.
+  EXPECT_EQ(b.sm.latency(1), 1u + 1 + 50 + 10);
+  EXPECT_EQ(b.sm.latency(2), 1u + 1 + 50 + 10 + 10);  // far adds far - near
+  ASSERT_EQ(b.memory.requests.size(), 2u);
+  EXPECT_EQ(b.memory.requests[0].second.sector_mask, 0b0110);
+  EXPECT_EQ(b.memory.requests[0].second.op, MemOp::kRead);
+  EXPECT_EQ(b.slice.counters().sectors_miss, 3u);
+  EXPECT_EQ(b.slice.counters().fetched_sectors, 3u);
+  EXPECT_DOUBLE_EQ(b.slice.counters().hit_rate_pct(), 0.0);
+}
+
+TEST(MemL2Slice, FullSectorWritesAllocateWithoutFetchingPartialOnesFetch) {
+  Bench b(small_config());
+  b.sm.push(0, MemRequest::write(0, 0b0011, 64, 1, 0));   // two whole sectors
+  b.sm.push(1, MemRequest::write(128, 0b0001, 4, 2, 0));  // 4 bytes of one sector
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 20);
+  EXPECT_EQ(b.sm.latency(2), 1u + 1 + 50 + 10);
+  ASSERT_EQ(b.memory.requests.size(), 1u);
+  EXPECT_EQ(b.memory.requests[0].second.line_address, 128u);
+  EXPECT_EQ(b.slice.tags().probe(0), (LineState{0, 0b0011, 0b0011}));
+  EXPECT_EQ(b.slice.tags().probe(128), (LineState{128, 0b0001, 0b0001}));
+  EXPECT_EQ(b.slice.counters().sectors_write, 3u);
+}
+
+TEST(MemL2Slice, AtomicsAndReductionsReadModifyWrite) {
+  Bench b(small_config());
+  MemRequest atom = read(0, 0b0001, 1);
+  atom.op = MemOp::kAtomic;
+  MemRequest red = read(0, 0b0001, 2);
+  red.op = MemOp::kReduction;
+  b.sm.push(0, atom);
+  b.sm.push(100, red);
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 1 + 50 + 10);
+  EXPECT_EQ(b.sm.latency(2), 1u + 20);
+  EXPECT_EQ(b.slice.counters().sectors_atom, 1u);
+  EXPECT_EQ(b.slice.counters().sectors_red, 1u);
+  EXPECT_EQ(b.slice.tags().probe(0).dirty_mask, 0b0001);
+}
+
+TEST(MemL2Slice, MissesToOneLineMergeIntoOneFetch) {
+  Bench b(small_config());
+  b.sm.push(0, read(0, 0b0001, 1));
+  b.sm.push(5, read(0, 0b0001, 2));
+  b.sm.push(6, read(0, 0b0011, 3));  // needs sector 1 too: fetches it alone
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 2u);
+  EXPECT_EQ(b.memory.requests[0].second.sector_mask, 0b0001);
+  EXPECT_EQ(b.memory.requests[1].second.sector_mask, 0b0010);
+  EXPECT_EQ(b.sm.received_at.at(1), b.sm.received_at.at(2));
+  EXPECT_EQ(b.sm.latency(3), 1u + 1 + 50 + 10);
+  EXPECT_EQ(b.slice.counters().mshr_merges, 2u);
+  EXPECT_EQ(b.slice.counters().sectors_miss, 4u);
+}
+
+TEST(MemL2Slice, FullMshrTableBackPressures) {
+  L2SliceConfig c = small_config();
+  c.mshr = {.entries = 2, .targets_per_entry = 1};
+  Bench b(c);
+  for (int i = 0; i < 4; ++i) b.sm.push(0, read(static_cast<std::uint64_t>(i) * kLineBytes, 1, i));
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 4u);
+  EXPECT_EQ(b.memory.requests[1].first, 2u);
+  EXPECT_EQ(b.memory.requests[2].first, 2u + 50 + 1);  // after the first fills freed entries
+  EXPECT_GT(b.slice.counters().stall_cycles, 0u);
+  EXPECT_EQ(b.sm.received_at.size(), 4u);
+}
+
+TEST(MemL2Slice, LookupBandwidthSpacesRequests) {
+  L2SliceConfig c = small_config();
+  c.sectors_per_cycle = 2;
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  for (int i = 0; i < 4; ++i) b.sm.push(0, read(0, kAllSectors, i));
+  b.engine.run();
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(b.sm.received_at.at(i), 1u + 20 + 2 * i) << i;
+}
+
+TEST(MemL2Slice, DirtyEvictionsAreWrittenBack) {
+  Bench b(small_config());
+  // Lines 0, 1024, 2048, ... share set 0 (8 sets of 128 bytes).
+  b.sm.push(0, MemRequest::write(0, 0b1010, 64, 0, 0));
+  for (int i = 1; i <= 4; ++i)
+    b.sm.push(static_cast<Cycle>(i), read(static_cast<std::uint64_t>(i) * 1024, 1, i));
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 5u);
+  const MemRequest& wb = b.memory.requests[4].second;
+  EXPECT_EQ(wb.op, MemOp::kWrite);
+  EXPECT_EQ(wb.line_address, 0u);
+  EXPECT_EQ(wb.sector_mask, 0b1010);
+  EXPECT_EQ(wb.full_write_mask, 0b1010);
+  EXPECT_EQ(b.slice.counters().evictions, 1u);
+  EXPECT_EQ(b.slice.counters().dirty_evictions, 1u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
+}
+
+// A std::map-based set-associative LRU cache of the same geometry.
+class ReferenceCache {
+ public:
+  ReferenceCache(std::uint32_t sets, std::uint32_t ways) : sets_(sets), ways_(ways) {}
+  void access(const MemRequest& r) {
+    auto& set = sets_map_[(r.line_address / kLineBytes) % sets_];
+    auto it = std::find_if(set.begin(), set.end(),
+                           [&](const LineState& l) { return l.line_address == r.line_address; });
+    LineState line{r.line_address, 0, 0};
+    if (it != set.end()) {
+      line = *it;
+      set.erase(it);
+    } else if (set.size() == ways_) {
+      const LineState& victim = set.front();
+      ++evictions;
+      writeback_sectors += sector_count(victim.dirty_mask);
+      set.pop_front();
+    }
+    line.valid_mask |= r.sector_mask;
+    if (r.op != MemOp::kRead) line.dirty_mask |= r.sector_mask;
+    set.push_back(line);
+  }
+  std::map<std::uint64_t, LineState> contents() const {
+    std::map<std::uint64_t, LineState> out;
+    for (const auto& [set, lines] : sets_map_) {
+      for (const LineState& l : lines) out[l.line_address] = l;
+    }
+    return out;
+  }
+  std::uint64_t evictions = 0;
+  std::uint64_t writeback_sectors = 0;
+
+ private:
+  std::uint32_t sets_;
+  std::uint32_t ways_;
+  std::map<std::uint64_t, std::list<LineState>> sets_map_;  // LRU first
+};
+
+std::vector<MemRequest> random_traffic(std::uint32_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  std::vector<MemRequest> out;
+  for (int i = 0; i < count; ++i) {
+    const std::uint64_t line = (rng() % 96) * kLineBytes;
+    const auto mask = static_cast<std::uint8_t>(1 + rng() % 15);
+    const auto sm = static_cast<std::uint32_t>(rng() % 2);
+    MemRequest r;
+    switch (rng() % 5) {
+      case 0:
+      case 1:
+        r = MemRequest::read(line, mask, i, sm);
+        break;
+      case 2:
+        r = MemRequest::write(line, mask, static_cast<std::uint16_t>(32 * sector_count(mask)), i,
+                              sm);
+        break;
+      case 3:
+        r = MemRequest::write(line, mask, 7, i, sm);
+        break;
+      default:
+        r = MemRequest::read(line, mask, i, sm);
+        r.op = rng() % 2 ? MemOp::kAtomic : MemOp::kReduction;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+struct RandomRun {
+  std::map<std::uint64_t, Cycle> received_at;
+  std::vector<LineState> contents;
+};
+
+RandomRun run_random(const std::vector<MemRequest>& traffic, Bench& b) {
+  Cycle at = 0;
+  std::mt19937 gaps(7);
+  for (const MemRequest& r : traffic) {
+    b.sm.push(at, r);
+    at += gaps() % 3;
+  }
+  b.engine.run();
+  return {b.sm.received_at, b.slice.tags().contents()};
+}
+
+TEST(MemL2Slice, RandomTrafficMatchesAFunctionalReference) {
+  const std::vector<MemRequest> traffic = random_traffic(11, 3000);
+  L2SliceConfig c = small_config();
+  c.mshr = {.entries = 4, .targets_per_entry = 2};
+  Bench b(c, 37);
+  const RandomRun run = run_random(traffic, b);
+
+  ReferenceCache reference(8, 4);
+  for (const MemRequest& r : traffic) reference.access(r);
+  std::map<std::uint64_t, LineState> simulated;
+  for (const LineState& l : run.contents) simulated[l.line_address] = l;
+  EXPECT_EQ(simulated, reference.contents());
+  EXPECT_EQ(b.slice.counters().evictions, reference.evictions);
+  EXPECT_GT(reference.evictions, 100u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, reference.writeback_sectors);
+  std::uint64_t written = 0;
+  for (const auto& [cycle, r] : b.memory.requests) {
+    if (r.op == MemOp::kWrite) written += sector_count(r.sector_mask);
+  }
+  EXPECT_EQ(written, reference.writeback_sectors);
+  // Every request answered exactly once.
+  EXPECT_EQ(b.sm.duplicates, 0);
+  EXPECT_EQ(b.sm.responses.size(), traffic.size());
+  EXPECT_EQ(run.received_at.size(), traffic.size());
+  EXPECT_EQ(b.slice.counters().requests, traffic.size());
+  EXPECT_FALSE(b.slice.busy());
+}
+
+TEST(MemL2Slice, SameTrafficTwiceGivesIdenticalTimes) {
+  const std::vector<MemRequest> traffic = random_traffic(5, 1000);
+  Bench a(small_config());
+  Bench b(small_config());
+  const RandomRun ra = run_random(traffic, a);
+  const RandomRun rb = run_random(traffic, b);
+  EXPECT_EQ(ra.received_at, rb.received_at);
+  EXPECT_EQ(ra.contents, rb.contents);
+}
+
+TEST(MemL2Slice, BadConfigNamesTheField) {
+  Engine engine;
+  const auto& d = engine.add_clock_domain("l2", 1'000'000);
+  L2SliceConfig c = small_config();
+  c.sectors_per_cycle = 0;
+  try {
+    L2Slice s("gpu.l2[0]", d, c);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gpu.l2[0].sectors_per_cycle: expected at least 1 sector per cycle, got 0");
+  }
+  c = small_config();
+  c.hit_latency_far_cycles = 10;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.partition = 2;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.outbound_queue_entries = 1;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.response_queue_entries = 0;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.sms = 0;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.tags.ways = 3;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+}
+
+TEST(MemL2Slice, LatencyShorterThanTheResponsePortIsRejected) {
+  L2SliceConfig c = small_config();
+  c.hit_latency_near_cycles = 2;
+  c.hit_latency_far_cycles = 2;
+  Engine engine;
+  const auto& d = engine.add_clock_domain("l2", 1'000'000);
+  MockSm sm("sm", d);
+  L2Slice slice("gpu.l2[0]", d, c);
+  engine.add(sm);
+  engine.add(slice);
+  const engine::PortConfig three{.latency_ps = d.duration(3), .capacity = 4};
+  MemLink up{&engine.connect<MemRequest>(sm, slice, three),
+             &engine.connect<MemResponse>(slice, sm, three)};
+  try {
+    slice.set_upstream(up);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gpu.l2[0].hit_latency_near_cycles: expected at least the response port's 3 "
+              "cycle(s), got 2");
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::mem
