@@ -1,0 +1,53 @@
+// The tag array of an SM's L1 data cache: the part of the unified L1 / shared-memory array that
+// the kernel's shared-memory carve-out leaves, as 128-byte lines of four 32-byte sectors in a
+// set-associative mem::CacheTags with a registered replacement policy.
+//
+// Policy: loads allocate the line on a miss and mark their sectors valid at lookup ("present or
+// being fetched": the MSHRs know which are still in flight), so the contents are a function of the
+// access sequence alone. Stores write through without allocating: a store that finds its line
+// refreshes its replacement state and leaves the valid sectors valid; one that misses changes
+// nothing. Capacity = unified bytes − carve-out, rounded down to whole sets; no capacity means
+// every access misses and nothing is kept. Cold (empty) after construction and reset().
+//
+// Left out: data, the texture path, invalidation by atomics or by other SMs' stores (L1 is not
+// coherent), and eviction of lines whose sectors are still in flight (the MSHR delivers the data to
+// its waiters regardless).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "sim/core/sm_memory_config.h"
+#include "sim/mem/cache_tags.h"
+
+namespace warpsim::core {
+
+/// The L1 tags of one SM for one kernel.
+class L1Cache {
+ public:
+  /// Builds the tags for `config` with `carveout_bytes` taken by shared memory. Throws
+  /// warpsim::InputError when the carve-out exceeds the unified capacity or the replacement policy
+  /// is unknown.
+  L1Cache(const SmMemoryConfig& config, std::uint64_t carveout_bytes);
+
+  /// Sectors of `line_address` currently valid (no replacement update).
+  std::uint8_t valid_sectors(std::uint64_t line_address) const;
+
+  /// A load lookup of `sectors`: returns those that were valid, and allocates the line (evicting a
+  /// victim if needed) with `sectors` marked valid.
+  std::uint8_t load(std::uint64_t line_address, std::uint8_t sectors);
+
+  /// A store lookup of `sectors`: returns those that were valid; never allocates.
+  std::uint8_t store(std::uint64_t line_address, std::uint8_t sectors);
+
+  /// Data capacity in bytes after rounding to whole sets (0 when the carve-out takes everything).
+  std::uint64_t capacity_bytes() const { return capacity_bytes_; }
+  /// The tag array, or nullptr when the L1 has no capacity.
+  const mem::CacheTags* tags() const { return tags_ ? &*tags_ : nullptr; }
+
+ private:
+  std::uint64_t capacity_bytes_ = 0;
+  std::optional<mem::CacheTags> tags_;
+};
+
+}  // namespace warpsim::core

@@ -1,0 +1,88 @@
+#include "sim/core/l1_mshr.h"
+
+#include <bit>
+
+#include "arch/error.h"
+
+namespace warpsim::core {
+
+L1MshrTable::L1MshrTable(int entries, int merge_slots)
+    : merge_slots_(merge_slots),
+      entries_(static_cast<std::size_t>(entries)),
+      waiters_(static_cast<std::size_t>(entries) * static_cast<std::size_t>(merge_slots)) {
+  if (entries < 1 || merge_slots < 1) {
+    throw InputError("sm_memory.l1_mshr_entries and l1_mshr_merge_slots: expected at least 1");
+  }
+  free_.reserve(static_cast<std::size_t>(entries));
+  for (int e = entries - 1; e >= 0; --e) free_.push_back(e);
+  const std::size_t slots = std::bit_ceil(2 * static_cast<std::size_t>(entries));
+  slots_.assign(slots, kNone);
+  slot_mask_ = slots - 1;
+}
+
+std::size_t L1MshrTable::home(std::uint64_t line_address) const {
+  // Fibonacci hashing of the line number.
+  const std::uint64_t hash = (line_address >> 7) * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(hash >> 32) & slot_mask_;
+}
+
+int L1MshrTable::find(std::uint64_t line_address) const {
+  for (std::size_t slot = home(line_address);; slot = (slot + 1) & slot_mask_) {
+    const int entry = slots_[slot];
+    if (entry == kNone) return kNone;
+    if (entries_[index(entry)].line_address == line_address) return entry;
+  }
+}
+
+int L1MshrTable::allocate(std::uint64_t line_address, bool mergeable) {
+  if (free_.empty()) throw InternalError("L1 MSHR allocate with no free entry");
+  const int entry = free_.back();
+  free_.pop_back();
+  Entry& e = entries_[index(entry)];
+  e = Entry{line_address, 0, 0, true, mergeable};
+  if (mergeable) {
+    std::size_t slot = home(line_address);
+    while (slots_[slot] != kNone) slot = (slot + 1) & slot_mask_;
+    slots_[slot] = entry;
+  }
+  return entry;
+}
+
+void L1MshrTable::add_waiter(int entry, std::uint32_t op, std::uint8_t sectors) {
+  Entry& e = entries_[index(entry)];
+  if (e.waiters >= merge_slots_) throw InternalError("L1 MSHR entry has no free merge slot");
+  waiters_[index(entry) * static_cast<std::size_t>(merge_slots_) +
+           static_cast<std::size_t>(e.waiters)] = Waiter{op, sectors};
+  ++e.waiters;
+}
+
+void L1MshrTable::release(int entry) {
+  Entry& e = entries_[index(entry)];
+  if (e.indexed) unindex(entry);
+  e = Entry{};
+  // Keep the free list ordered so the lowest entry is reused first (deterministic ids).
+  auto it = free_.begin();
+  while (it != free_.end() && *it > entry) ++it;
+  free_.insert(it, entry);
+}
+
+void L1MshrTable::unindex(int entry) {
+  std::size_t slot = home(entries_[index(entry)].line_address);
+  while (slots_[slot] != entry) slot = (slot + 1) & slot_mask_;
+  // Backward-shift deletion keeps every probe chain unbroken.
+  std::size_t hole = slot;
+  for (std::size_t next = (hole + 1) & slot_mask_; slots_[next] != kNone;
+       next = (next + 1) & slot_mask_) {
+    const std::size_t ideal = home(entries_[index(slots_[next])].line_address);
+    // Move `next` into the hole when its ideal slot is not in the cyclic range (hole, next].
+    const bool in_range =
+        hole <= next ? (ideal > hole && ideal <= next) : (ideal > hole || ideal <= next);
+    if (!in_range) {
+      slots_[hole] = slots_[next];
+      hole = next;
+    }
+  }
+  slots_[hole] = kNone;
+}
+
+}  // namespace warpsim::core

@@ -1,0 +1,105 @@
+// The L1's miss status holding registers: one entry per line with sectors in flight to the memory
+// system (or per atomic request, which never merges), each with a bounded list of waiting
+// instructions and the sectors each still needs.
+//
+// A lookup that misses sectors of a line with an entry merges into it (asking only for sectors not
+// yet in flight); otherwise it allocates a free entry. A fill of some sectors satisfies the waiters
+// that needed only those, and frees the entry once nothing it asked for is in flight. Lines are
+// found through an open-addressing index sized once, so nothing allocates after construction.
+//
+// Left out: per-sector request merging across different lines and entry reservation priorities.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace warpsim::core {
+
+/// MSHR entries of one L1.
+class L1MshrTable {
+ public:
+  /// No entry: the result of find() for a line without one.
+  static constexpr int kNone = -1;
+
+  /// A table of `entries` entries, each with room for `merge_slots` waiters.
+  L1MshrTable(int entries, int merge_slots);
+
+  /// The entry tracking `line_address`, or kNone.
+  int find(std::uint64_t line_address) const;
+  /// True when an entry is free.
+  bool has_free() const { return !free_.empty(); }
+  /// True when entry `entry` can take another waiter.
+  bool can_merge(int entry) const { return entries_[index(entry)].waiters < merge_slots_; }
+  /// Sectors of entry `entry` in flight.
+  std::uint8_t in_flight(int entry) const { return entries_[index(entry)].in_flight; }
+  /// Entries in use.
+  int used_count() const { return static_cast<int>(entries_.size() - free_.size()); }
+  /// Total entries.
+  int capacity() const { return static_cast<int>(entries_.size()); }
+  /// True when `entry` names an entry in use.
+  bool in_use(int entry) const {
+    return entry >= 0 && entry < capacity() && entries_[index(entry)].used;
+  }
+  /// The line of entry `entry`.
+  std::uint64_t line_address(int entry) const { return entries_[index(entry)].line_address; }
+  /// Waiters of entry `entry`.
+  int waiter_count(int entry) const { return entries_[index(entry)].waiters; }
+
+  /// Allocates an entry for `line_address` (found by find() when `mergeable`; atomic requests are
+  /// not) and returns it. Requires has_free().
+  int allocate(std::uint64_t line_address, bool mergeable);
+  /// Marks `sectors` of entry `entry` as requested from memory.
+  void add_in_flight(int entry, std::uint8_t sectors) {
+    entries_[index(entry)].in_flight |= sectors;
+  }
+  /// Adds waiter `op` needing `sectors` to entry `entry`. Requires can_merge(entry).
+  void add_waiter(int entry, std::uint32_t op, std::uint8_t sectors);
+
+  /// Sectors `sectors` of entry `entry` arrived: calls `done(op)` for each waiter that needs
+  /// nothing more (in the order they joined), and frees the entry when nothing is in flight.
+  template <class Fn>
+  void fill(int entry, std::uint8_t sectors, Fn&& done) {
+    Entry& e = entries_[index(entry)];
+    e.in_flight &= static_cast<std::uint8_t>(~sectors);
+    Waiter* waiters = &waiters_[index(entry) * static_cast<std::size_t>(merge_slots_)];
+    int kept = 0;
+    for (int i = 0; i < e.waiters; ++i) {
+      Waiter w = waiters[i];
+      w.needs &= static_cast<std::uint8_t>(~sectors);
+      if (w.needs == 0) {
+        done(w.op);
+      } else {
+        waiters[kept++] = w;
+      }
+    }
+    e.waiters = kept;
+    if (e.in_flight == 0) release(entry);
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t line_address = 0;
+    int waiters = 0;
+    std::uint8_t in_flight = 0;
+    bool used = false;
+    bool indexed = false;  // present in the line index (mergeable entries)
+  };
+  struct Waiter {
+    std::uint32_t op = 0;
+    std::uint8_t needs = 0;
+  };
+
+  static std::size_t index(int entry) { return static_cast<std::size_t>(entry); }
+  std::size_t home(std::uint64_t line_address) const;
+  void release(int entry);
+  void unindex(int entry);
+
+  int merge_slots_;
+  std::vector<Entry> entries_;
+  std::vector<Waiter> waiters_;  // merge_slots_ per entry
+  std::vector<int> free_;        // free entries, lowest on top
+  std::vector<int> slots_;       // open-addressing index: entry or kNone
+  std::size_t slot_mask_ = 0;
+};
+
+}  // namespace warpsim::core

@@ -1,0 +1,159 @@
+#include "sim/core/mio_pipe.h"
+
+#include <algorithm>
+#include <array>
+
+namespace warpsim::core {
+
+MioPipe::MioPipe(const SmMemoryConfig& config, SmMemoryCounters& counters,
+                 SmMemoryCompletions& completions)
+    : config_(config),
+      banks_(SharedMemoryBankConfig{config.shared_banks, config.shared_bank_width_bytes}),
+      counters_(counters),
+      completions_(completions),
+      queues_(static_cast<std::size_t>(config.sub_partitions)) {
+  for (Queue& queue : queues_) {
+    queue.slots.resize(static_cast<std::size_t>(config.mio_queue_depth_per_smsp));
+  }
+}
+
+bool MioPipe::can_accept(int smsp) const {
+  return queued_ < config_.mio_queue_depth_per_sm &&
+         queues_[static_cast<std::size_t>(smsp)].size < config_.mio_queue_depth_per_smsp;
+}
+
+SharedAccessCost MioPipe::shared_cost(const WarpAccess& access) const {
+  std::array<std::uint64_t, kWarpLanes> lanes{};
+  if (access.addresses == nullptr) {
+    // No recorded addresses: the ideal, conflict-free pattern of consecutive elements.
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      lanes[static_cast<std::size_t>(lane)] =
+          static_cast<std::uint64_t>(lane) * static_cast<std::uint64_t>(access.width_bytes);
+    }
+  } else {
+    std::copy_n(access.addresses, kWarpLanes, lanes.begin());
+  }
+  const int width = access.width_bytes;
+  if (width <= kMaxAccessBytes || width % kMaxAccessBytes != 0 || width > 8 * kMaxAccessBytes) {
+    return banks_.access(access.mask, LaneAddresses(lanes), width);
+  }
+  // Wide accesses: one 16-byte piece per lane at a time.
+  SharedAccessCost total;
+  for (int piece = 0; piece < width / kMaxAccessBytes; ++piece) {
+    std::array<std::uint64_t, kWarpLanes> shifted{};
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      shifted[static_cast<std::size_t>(lane)] = lanes[static_cast<std::size_t>(lane)] +
+                                                static_cast<std::uint64_t>(piece) * kMaxAccessBytes;
+    }
+    const SharedAccessCost cost =
+        banks_.access(access.mask, LaneAddresses(shifted), kMaxAccessBytes);
+    total.wavefronts += cost.wavefronts;
+    total.ideal_wavefronts += cost.ideal_wavefronts;
+    total.bank_conflicts += cost.bank_conflicts;
+    total.max_ways = std::max(total.max_ways, cost.max_ways);
+  }
+  return total;
+}
+
+int MioPipe::distinct_addresses(const WarpAccess& access) {
+  if (access.addresses == nullptr || access.mask == 0) return 1;
+  int distinct = 0;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    if ((access.mask >> lane & 1u) == 0) continue;
+    bool seen = false;
+    for (int earlier = 0; earlier < lane && !seen; ++earlier) {
+      seen =
+          (access.mask >> earlier & 1u) != 0 && access.addresses[earlier] == access.addresses[lane];
+    }
+    if (!seen) ++distinct;
+  }
+  return distinct;
+}
+
+void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioKind kind,
+                    const WarpAccess& access, engine::Cycle now) {
+  Entry entry{warp_slot, op_id, now, 1, config_.shuffle_latency_cycles};
+  switch (kind) {
+    case MioKind::kSharedLoad:
+    case MioKind::kSharedStore:
+    case MioKind::kSharedAtomic: {
+      const SharedAccessCost cost = shared_cost(access);
+      // An access with no active lane still occupies the pipe for one cycle.
+      entry.wavefronts = std::max(cost.wavefronts, 1);
+      entry.latency = config_.shared_latency_cycles;
+      const auto wavefronts = static_cast<std::uint64_t>(cost.wavefronts);
+      const auto conflicts = static_cast<std::uint64_t>(cost.bank_conflicts);
+      if (kind == MioKind::kSharedLoad) {
+        ++counters_.shared_ld_requests;
+        counters_.shared_ld_wavefronts += wavefronts;
+        counters_.shared_ld_bank_conflicts += conflicts;
+      } else if (kind == MioKind::kSharedStore) {
+        ++counters_.shared_st_requests;
+        counters_.shared_st_wavefronts += wavefronts;
+        counters_.shared_st_bank_conflicts += conflicts;
+      } else {
+        ++counters_.shared_atom_requests;
+        counters_.shared_atom_wavefronts += wavefronts;
+      }
+      break;
+    }
+    case MioKind::kShuffle:
+      ++counters_.shuffle_ops;
+      break;
+    case MioKind::kOther:
+      entry.latency = config_.shared_latency_cycles;
+      break;
+    case MioKind::kConstant:
+      entry.wavefronts = distinct_addresses(access);
+      entry.latency = config_.constant_latency_cycles;
+      ++counters_.constant_requests;
+      counters_.constant_wavefronts += static_cast<std::uint64_t>(entry.wavefronts);
+      break;
+  }
+  Queue& queue = queues_[static_cast<std::size_t>(smsp)];
+  const int depth = static_cast<int>(queue.slots.size());
+  queue.slots[static_cast<std::size_t>((queue.head + queue.size) % depth)] = entry;
+  ++queue.size;
+  ++queued_;
+  advance(now);
+}
+
+engine::Cycle MioPipe::next_cycle() const {
+  if (queued_ == 0) return engine::kSleep;
+  engine::Cycle earliest = engine::kSleep;
+  for (const Queue& queue : queues_) {
+    if (queue.size > 0) earliest = std::min(earliest, queue.front().enqueued);
+  }
+  return std::max(earliest, data_path_free_);
+}
+
+void MioPipe::advance(engine::Cycle now) {
+  while (queued_ > 0) {
+    const engine::Cycle at = next_cycle();
+    if (at > now) return;
+    // Round robin over the sub-partitions whose head was issued by `at`.
+    const int count = static_cast<int>(queues_.size());
+    for (int i = 0; i < count; ++i) {
+      const int smsp = (round_robin_ + i) % count;
+      Queue& queue = queues_[static_cast<std::size_t>(smsp)];
+      if (queue.size > 0 && queue.front().enqueued <= at) {
+        start(queue, at);
+        round_robin_ = (smsp + 1) % count;
+        break;
+      }
+    }
+  }
+}
+
+void MioPipe::start(Queue& queue, engine::Cycle at) {
+  const Entry& entry = queue.front();
+  const auto wavefronts = static_cast<engine::Cycle>(entry.wavefronts);
+  completions_.schedule(at + static_cast<engine::Cycle>(entry.latency) + wavefronts - 1,
+                        entry.warp_slot, entry.op_id);
+  data_path_free_ = at + wavefronts;
+  queue.head = (queue.head + 1) % static_cast<int>(queue.slots.size());
+  --queue.size;
+  --queued_;
+}
+
+}  // namespace warpsim::core

@@ -1,0 +1,99 @@
+// The MIO path of an SM: shared-memory loads, stores and atomics (LDS, STS, ATOMS, LDSM, STSM),
+// shuffles (SHUFFLE class) and constant loads, queued per sub-partition in front of one
+// shared-memory data path that moves one wavefront per cycle.
+//
+// Timing: an access of W wavefronts (from SharedMemoryBanks for shared memory; 1 for a shuffle;
+// the number of distinct addresses for a constant load) holds the data path W cycles and completes
+// latency + (W − 1) cycles after it starts, where latency is the shared, shuffle or constant
+// latency of the configuration. An access starts at the first cycle, at or after its issue, at
+// which the data path is free; when several sub-partitions wait, they are served round robin. A
+// sub-partition whose queue (or the SM-wide MIO queue) is full is refused: mio_throttle.
+//
+// Left out: the MIO's separate instruction-queue and register-read stages, contention between MIO
+// and L1 traffic for the unified data array, and the constant cache's misses (every constant load
+// hits).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/lane_addresses.h"
+#include "sim/core/memory_pipeline.h"
+#include "sim/core/shared_memory_banks.h"
+#include "sim/core/sm_memory_access.h"
+#include "sim/core/sm_memory_completions.h"
+#include "sim/core/sm_memory_config.h"
+#include "sim/core/sm_memory_counters.h"
+#include "sim/engine/clock_domain.h"
+
+namespace warpsim::core {
+
+/// What an MIO instruction does.
+enum class MioKind : std::uint8_t {
+  kSharedLoad,    ///< LDS, LDSM, generic loads in the shared window.
+  kSharedStore,   ///< STS, STSM.
+  kSharedAtomic,  ///< ATOMS and shared reductions.
+  kShuffle,       ///< SHFL, MATCH, REDUX and other cross-lane operations.
+  kConstant,      ///< LDC, ULDC.
+  kOther,         ///< Other MIO traffic (tensor memory): one wavefront at the shared latency.
+};
+
+/// The MIO queues and the shared-memory data path of one SM.
+class MioPipe {
+ public:
+  /// `config` must be valid; `counters` and `completions` must outlive the pipe.
+  MioPipe(const SmMemoryConfig& config, SmMemoryCounters& counters,
+          SmMemoryCompletions& completions);
+
+  /// True when sub-partition `smsp` may enqueue an instruction now.
+  bool can_accept(int smsp) const;
+
+  /// Enqueues op (warp_slot, op_id) of sub-partition `smsp` at cycle `now` and starts what can
+  /// start by `now`. Throws warpsim::InputError for a shared access of an unsupported width.
+  void issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioKind kind,
+             const WarpAccess& access, engine::Cycle now);
+
+  /// Starts every queued access whose start cycle is at or before `now`.
+  void advance(engine::Cycle now);
+
+  /// The next cycle at which a queued access can start, or engine::kSleep when none is queued.
+  engine::Cycle next_cycle() const;
+
+  /// Instructions waiting in the queues.
+  int queued() const { return queued_; }
+
+  /// Wavefronts and conflicts of a shared access (widths above 16 bytes are split into 16-byte
+  /// pieces, each costed separately). Throws warpsim::InputError for an unsupported width.
+  SharedAccessCost shared_cost(const WarpAccess& access) const;
+
+ private:
+  struct Entry {
+    std::uint32_t warp_slot = 0;
+    std::uint32_t op_id = 0;
+    engine::Cycle enqueued = 0;
+    int wavefronts = 1;
+    int latency = 1;
+  };
+  // A fixed-capacity FIFO per sub-partition.
+  struct Queue {
+    std::vector<Entry> slots;
+    int head = 0;
+    int size = 0;
+    const Entry& front() const { return slots[static_cast<std::size_t>(head)]; }
+  };
+
+  // Distinct addresses among the active lanes (constant-cache serialisation).
+  static int distinct_addresses(const WarpAccess& access);
+  void start(Queue& queue, engine::Cycle at);
+
+  const SmMemoryConfig& config_;
+  SharedMemoryBanks banks_;
+  SmMemoryCounters& counters_;
+  SmMemoryCompletions& completions_;
+  std::vector<Queue> queues_;
+  int queued_ = 0;
+  int round_robin_ = 0;               // sub-partition served first at the next start
+  engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
+};
+
+}  // namespace warpsim::core

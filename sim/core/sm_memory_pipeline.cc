@@ -1,0 +1,191 @@
+#include "sim/core/sm_memory_pipeline.h"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "arch/error.h"
+
+namespace warpsim::core {
+namespace {
+
+using traces::AccessKind;
+using traces::MemSpace;
+
+const SmMemoryConfig& validated(const SmMemoryConfig& config) {
+  config.validate();
+  return config;
+}
+
+engine::Port<mem::MemRequest>& request_port(const SmMemoryPorts& ports) {
+  if (ports.requests == nullptr || ports.responses == nullptr) {
+    throw InternalError("SM memory pipeline built without its memory ports");
+  }
+  return *ports.requests;
+}
+
+}  // namespace
+
+SmMemoryPorts connect_sm_memory_ports(engine::Engine& engine, engine::Component& sm,
+                                      engine::Component& memory, const SmMemoryConfig& config) {
+  config.validate();
+  SmMemoryPorts ports;
+  ports.requests = &engine.connect<mem::MemRequest>(
+      sm, memory,
+      engine::PortConfig{
+          sm.domain().duration(static_cast<std::uint64_t>(config.memory_request_latency_cycles)),
+          static_cast<std::size_t>(config.memory_request_port_capacity), ""});
+  ports.responses = &engine.connect<mem::MemResponse>(
+      memory, sm,
+      engine::PortConfig{memory.domain().duration(
+                             static_cast<std::uint64_t>(config.memory_response_latency_cycles)),
+                         0, ""});
+  return ports;
+}
+
+SmMemoryPipeline::SmMemoryPipeline(const SmMemoryConfig& config, const SmMemoryPorts& ports)
+    : config_(validated(config)),
+      responses_(ports.responses),
+      mio_(config_, counters_, completions_),
+      lsu_(config_, counters_, completions_, request_port(ports)) {
+  // Every queued or waiting instruction has at most one pending completion.
+  completions_.reserve(static_cast<std::size_t>(config_.mio_queue_depth_per_sm) +
+                       static_cast<std::size_t>(config_.lsu_queue_depth_per_sm) +
+                       static_cast<std::size_t>(config_.l1_mshr_entries) *
+                           static_cast<std::size_t>(config_.l1_mshr_merge_slots) +
+                       64);
+}
+
+void SmMemoryPipeline::begin_kernel(const SmMemoryKernelLayout& layout) {
+  if (!idle())
+    throw InternalError("SM memory pipeline: a kernel began with instructions in flight");
+  lsu_.begin_kernel(layout.shared_carveout_bytes);
+  layout_ = layout;
+}
+
+SmMemoryPipeline::Path SmMemoryPipeline::path_of(const traces::OpcodeInfo& info) {
+  if (info.op_class == arch::SHUFFLE) return Path::kMio;
+  switch (info.space) {
+    case MemSpace::kGlobal:
+    case MemSpace::kLocal:
+    case MemSpace::kGlobalToShared:
+    case MemSpace::kSharedToGlobal:
+    case MemSpace::kTexture:
+    case MemSpace::kSurface:
+      return Path::kLsu;
+    case MemSpace::kGeneric:
+      return Path::kGeneric;
+    case MemSpace::kShared:
+    case MemSpace::kConstant:
+    case MemSpace::kTensorMemory:
+    case MemSpace::kNone:
+      return Path::kMio;
+  }
+  return Path::kMio;
+}
+
+MioKind SmMemoryPipeline::mio_kind(const traces::OpcodeInfo& info) {
+  if (info.op_class == arch::SHUFFLE) return MioKind::kShuffle;
+  if (info.space == MemSpace::kConstant) return MioKind::kConstant;
+  if (info.space != MemSpace::kShared && info.space != MemSpace::kGeneric) return MioKind::kOther;
+  switch (info.access) {
+    case AccessKind::kStore:
+      return MioKind::kSharedStore;
+    case AccessKind::kAtomic:
+    case AccessKind::kReduction:
+      return MioKind::kSharedAtomic;
+    default:
+      return MioKind::kSharedLoad;
+  }
+}
+
+LsuKind SmMemoryPipeline::lsu_kind(const traces::OpcodeInfo& info) {
+  switch (info.access) {
+    case AccessKind::kStore:
+      return LsuKind::kStore;
+    case AccessKind::kAtomic:
+      return LsuKind::kAtomic;
+    case AccessKind::kReduction:
+      return LsuKind::kReduction;
+    default:
+      return LsuKind::kLoad;
+  }
+}
+
+void SmMemoryPipeline::check_smsp(int smsp) const {
+  if (smsp < 0 || smsp >= config_.sub_partitions) {
+    throw InternalError("SM memory pipeline: sub-partition " + std::to_string(smsp) +
+                        " out of range");
+  }
+}
+
+PipelineBackpressure SmMemoryPipeline::can_accept(const traces::OpcodeInfo& info, int smsp) const {
+  check_smsp(smsp);
+  switch (path_of(info)) {
+    case Path::kMio:
+      return mio_.can_accept(smsp) ? PipelineBackpressure::kNone : PipelineBackpressure::kMio;
+    case Path::kLsu:
+      if (lsu_.can_accept(smsp)) return PipelineBackpressure::kNone;
+      return info.space == MemSpace::kTexture || info.space == MemSpace::kSurface
+                 ? PipelineBackpressure::kTex
+                 : PipelineBackpressure::kLsu;
+    case Path::kGeneric:
+      // The address decides the path; it is known only at issue, so both must have room.
+      if (!lsu_.can_accept(smsp)) return PipelineBackpressure::kLsu;
+      return mio_.can_accept(smsp) ? PipelineBackpressure::kNone : PipelineBackpressure::kMio;
+  }
+  return PipelineBackpressure::kNone;
+}
+
+void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
+  if (op.inst == nullptr || op.info == nullptr) {
+    throw InternalError("SM memory pipeline: an op without its instruction or opcode info");
+  }
+  check_smsp(op.sub_partition);
+  const traces::WarpInstruction& inst = *op.inst;
+  const traces::OpcodeInfo& info = *op.info;
+  WarpAccess access;
+  access.mask = static_cast<std::uint32_t>(inst.active_mask);
+  access.width_bytes = inst.mem_width != 0 ? inst.mem_width : info.width_bytes;
+  if (access.width_bytes == 0) access.width_bytes = 4;
+  if (inst.has_lane_addresses() && op.warp != nullptr) {
+    op.warp->expand_lane_addresses(inst, lanes_);
+    access.addresses = lanes_.data();
+  }
+  Path path = path_of(info);
+  if (path == Path::kGeneric) {
+    path = Path::kLsu;
+    if (access.addresses != nullptr && access.mask != 0 && layout_.shared_window_bytes != 0) {
+      const std::uint64_t first = lanes_[static_cast<std::size_t>(std::countr_zero(access.mask))];
+      if (first >= layout_.shared_window_base &&
+          first - layout_.shared_window_base < layout_.shared_window_bytes) {
+        path = Path::kMio;
+      }
+    }
+  }
+  if (path == Path::kMio) {
+    mio_.issue(op.warp_slot, op.op_id, op.sub_partition, mio_kind(info), access, now);
+  } else {
+    const LsuSpace space = info.space == MemSpace::kLocal ? LsuSpace::kLocal : LsuSpace::kGlobal;
+    lsu_.issue(op.warp_slot, op.op_id, op.sub_partition, lsu_kind(info), space, access, now);
+  }
+}
+
+engine::Cycle SmMemoryPipeline::advance(engine::Cycle now, CompletionSink& sink) {
+  while (responses_->has_message()) lsu_.on_response(responses_->pop(), now);
+  mio_.advance(now);
+  lsu_.advance(now);
+  completions_.deliver(now, sink);
+  const engine::Cycle next = next_cycle();
+  return next <= now ? now + 1 : next;
+}
+
+engine::Cycle SmMemoryPipeline::next_cycle() const {
+  return std::min({completions_.next(), mio_.next_cycle(), lsu_.next_cycle()});
+}
+
+bool SmMemoryPipeline::idle() const {
+  return mio_.queued() == 0 && lsu_.idle() && completions_.empty();
+}
+
+}  // namespace warpsim::core
