@@ -52,5 +52,6 @@ function(warpsim_embed out symbol root)
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=${symbol} -DROOT=${root}
             "-DFILES=${ARG_FILES}" -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
     DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
-    COMMENT "Embedding ${symbol}")
+    COMMENT "Embedding ${symbol}"
+    VERBATIM)
 endfunction()

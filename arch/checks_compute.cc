@@ -1,0 +1,131 @@
+// Consistency rules for occupancy, functional units and tensor cores (see checks.h).
+#include <google/protobuf/descriptor.h>
+
+#include <algorithm>
+#include <set>
+
+#include "arch/check_context.h"
+#include "arch/derived.h"
+#include "arch/op_class.pb.h"
+
+namespace warpsim::arch {
+
+namespace {
+
+namespace pb = google::protobuf;
+
+constexpr std::string_view kGranularities[] = {"warp", "cta"};
+
+bool has_field(const pb::Message& message, const char* name) {
+  const pb::FieldDescriptor* field = message.GetDescriptor()->FindFieldByName(name);
+  return field != nullptr && message.GetReflection()->HasField(message, field);
+}
+
+}  // namespace
+
+void check_occupancy(CheckContext& c) {
+  const Occupancy& o = c.spec().occupancy();
+  const std::uint32_t warp = c.spec().sm().warp_size();
+  c.expect_at_most("occupancy.max_threads_per_sm", o.max_threads_per_sm(),
+                   "occupancy.max_warps_per_sm",
+                   static_cast<std::uint64_t>(o.max_warps_per_sm()) * warp, " x sm.warp_size");
+  c.expect_at_most("occupancy.max_threads_per_cta", o.max_threads_per_cta(),
+                   "occupancy.max_threads_per_sm", o.max_threads_per_sm());
+  if (warp > 0 && o.max_threads_per_cta() % warp != 0) {
+    c.fail(
+        c.show("occupancy.max_threads_per_cta") + " is not a multiple of " + c.show("sm.warp_size"),
+        {"occupancy.max_threads_per_cta", "sm.warp_size"});
+  }
+  const std::uint32_t parts = c.spec().sm().sub_partitions();
+  if (parts > 0 && o.max_warps_per_sm() % parts != 0) {
+    c.fail(c.show("occupancy.max_warps_per_sm") + " does not divide among " +
+               c.show("sm.sub_partitions"),
+           {"occupancy.max_warps_per_sm", "sm.sub_partitions"});
+  }
+  const RegisterFile& rf = c.spec().register_file();
+  c.expect_at_most("register_file.max_registers_per_thread",
+                   static_cast<std::uint64_t>(rf.max_registers_per_thread()) * warp,
+                   "register_file.registers_per_sm", rf.registers_per_sm(),
+                   " (times sm.warp_size)");
+  c.expect_at_most("register_file.max_registers_per_cta", rf.max_registers_per_cta(),
+                   "register_file.registers_per_sm", rf.registers_per_sm());
+  c.expect_at_most("register_file.allocation_unit_registers", rf.allocation_unit_registers(),
+                   "register_file.registers_per_sm", rf.registers_per_sm());
+  if (rf.has_allocation_granularity() &&
+      std::find(std::begin(kGranularities), std::end(kGranularities),
+                rf.allocation_granularity()) == std::end(kGranularities)) {
+    c.fail(c.show("register_file.allocation_granularity") + " must be \"warp\" or \"cta\"",
+           {"register_file.allocation_granularity"});
+  }
+}
+
+void check_functional_units(CheckContext& c) {
+  const pb::EnumDescriptor* classes = OpClass_descriptor();
+  const std::uint32_t warp = c.spec().sm().warp_size();
+  for (int i = 0; i < classes->value_count(); ++i) {
+    const auto op_class = static_cast<OpClass>(classes->value(i)->number());
+    if (op_class == OP_CLASS_UNKNOWN) continue;
+    const pb::FieldDescriptor* field = FunctionalUnits::descriptor()->FindFieldByNumber(op_class);
+    const std::string path = "functional_units." + (field != nullptr ? field->name() : "?");
+    if (field == nullptr) {
+      c.fail("FunctionalUnits has no field for op class " + classes->value(i)->name(), {});
+      continue;
+    }
+    const FunctionalUnit& unit = functional_unit(c.spec(), op_class);
+    for (const char* name : {"latency_cycles", "initiation_interval_cycles", "lanes"}) {
+      if (!c.has(path + "." + name)) c.fail(path + "." + name + " is missing (required)", {});
+    }
+    if (unit.lanes() > warp && warp > 0) {
+      c.fail(c.show(path + ".lanes") + " exceeds " + c.show("sm.warp_size"), {path + ".lanes"});
+    }
+    if (unit.lanes() > 0 && warp > 0 &&
+        static_cast<std::uint64_t>(unit.initiation_interval_cycles()) * unit.lanes() < warp) {
+      c.fail(c.show(path + ".initiation_interval_cycles") + " x " + c.show(path + ".lanes") +
+                 " is less than " + c.show("sm.warp_size") +
+                 ": a warp would issue faster than its " + "lanes process it",
+             {path + ".initiation_interval_cycles", path + ".lanes"});
+    }
+  }
+}
+
+void check_tensor(CheckContext& c) {
+  const Tensor& tensor = c.spec().tensor();
+  std::set<std::string> keys;
+  for (const auto& [key, rate] : tensor.dense_flops_per_clk_per_sm()) {
+    keys.insert(key);
+    if (!data_type_from_key(key)) {
+      std::string known;
+      for (int i = 1; i < Tensor::DataType_descriptor()->value_count(); ++i) {
+        known +=
+            (known.empty() ? "" : ", ") + data_type_key(static_cast<Tensor::DataType>(
+                                              Tensor::DataType_descriptor()->value(i)->number()));
+      }
+      const std::string path = "tensor.dense_flops_per_clk_per_sm[" + key + "]";
+      c.fail(path + ": unknown data type '" + key + "'; expected one of " + known, {path});
+    }
+  }
+  for (const auto& [name, shape] : tensor.shapes()) {
+    const std::string path = "tensor.shapes[" + name + "]";
+    for (const char* field : {"m", "n", "k", "latency_cycles"}) {
+      if (!has_field(shape, field)) c.fail(path + "." + field + " is missing (required)", {path});
+    }
+    if (shape.data_type() == Tensor::DATA_TYPE_UNSPECIFIED) {
+      c.fail(path + ".data_type is missing (required)", {path});
+    } else if (keys.count(data_type_key(shape.data_type())) == 0) {
+      c.fail(path + " is " + Tensor::DataType_Name(shape.data_type()) +
+                 " but tensor.dense_flops_per_clk_per_sm has no \"" +
+                 data_type_key(shape.data_type()) + "\" rate",
+             {path});
+    }
+    if (shape.issue_scope() == Tensor::ISSUE_SCOPE_UNSPECIFIED) {
+      c.fail(path + ".issue_scope is missing (required)", {path});
+    }
+    if (shape.fraction_of_peak() > 1.0) {
+      const std::string fraction = path + ".fraction_of_peak";
+      c.fail(fraction + " = " + std::to_string(shape.fraction_of_peak()) + " must be at most 1",
+             {fraction});
+    }
+  }
+}
+
+}  // namespace warpsim::arch
