@@ -1,0 +1,175 @@
+#include "sim/core/cta_dispatcher.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "arch/error.h"
+
+namespace warpsim::core {
+
+using engine::Cycle;
+using engine::kSleep;
+
+double KernelRecord::achieved_occupancy_pct() const {
+  if (cycles_active_sum == 0 || max_warps_per_sm == 0) return 0.0;
+  return 100.0 * static_cast<double>(warps_active_sum) /
+         (static_cast<double>(cycles_active_sum) * max_warps_per_sm);
+}
+
+CtaDispatcher::CtaDispatcher(std::string name, const engine::ClockDomain& domain,
+                             engine::Engine& engine, std::vector<Sm*> sms,
+                             traces::KernelSource& source, const SmConfig& config,
+                             DispatcherConfig dispatch)
+    : Component(std::move(name), domain),
+      engine_(&engine),
+      sms_(std::move(sms)),
+      source_(&source),
+      config_(config),
+      dispatch_(dispatch),
+      resident_(sms_.size(), 0) {
+  if (sms_.empty()) throw InputError("CTA dispatcher '" + this->name() + "': no SMs");
+  if (dispatch_.max_ctas_per_cycle < 0) {
+    throw InputError("dispatcher config: field 'max_ctas_per_cycle' must be >= 0 (got " +
+                     std::to_string(dispatch_.max_ctas_per_cycle) + ")");
+  }
+  engine.add(*this);
+  enable_commit_hook();
+  engine::PortConfig port;
+  port.latency_ps = domain.duration(1);
+  for (Sm* sm : sms_) {
+    port.name = sm->name() + "->" + this->name();
+    engine::Port<CtaRetired>& p = engine.connect<CtaRetired>(*sm, *this, port);
+    sm->set_retire_port(&p);
+    ports_.push_back(&p);
+  }
+}
+
+bool CtaDispatcher::start_next_kernel(Cycle now) {
+  if (!source_->next_kernel(kernel_)) {
+    exhausted_ = true;
+    return false;
+  }
+  kernel_.validate(source_->describe());
+  KernelLaunch launch;
+  launch.threads_per_cta = static_cast<int>(kernel_.block.volume());
+  launch.registers_per_thread = static_cast<int>(kernel_.registers_per_thread);
+  launch.static_shared_bytes = kernel_.static_shared_bytes;
+  launch.dynamic_shared_bytes = kernel_.dynamic_shared_bytes;
+  launch.cluster_size = static_cast<int>(kernel_.cluster.volume());
+  current_ = KernelRecord{};
+  current_.name = kernel_.name;
+  current_.id = kernel_.id;
+  current_.occupancy = compute_occupancy(config_.limits, launch);
+  current_.start = now + 1;
+  current_.max_warps_per_sm = config_.limits.max_warps_per_sm;
+  active_ = true;
+  start_pending_ = true;
+  fetched_ = 0;
+  retired_ = 0;
+  return true;
+}
+
+int CtaDispatcher::next_free_sm() const {
+  for (std::size_t i = 0; i < sms_.size(); ++i) {
+    const std::size_t sm = (rr_ + i) % sms_.size();
+    if (resident_[sm] < current_.occupancy.ctas_per_sm) return static_cast<int>(sm);
+  }
+  return -1;
+}
+
+void CtaDispatcher::place(Cycle now) {
+  (void)now;
+  const std::uint64_t total = kernel_.cta_count();
+  const int cluster = static_cast<int>(std::max<std::uint64_t>(1, kernel_.cluster.volume()));
+  while (fetched_ < total) {
+    if (dispatch_.max_ctas_per_cycle > 0 &&
+        staged_count_ + static_cast<std::size_t>(cluster) >
+            static_cast<std::size_t>(dispatch_.max_ctas_per_cycle)) {
+      break;
+    }
+    int free_slots = 0;
+    for (std::size_t sm = 0; sm < sms_.size(); ++sm) {
+      free_slots += std::max(0, current_.occupancy.ctas_per_sm - resident_[sm]);
+    }
+    if (free_slots < cluster) break;
+    for (int k = 0; k < cluster && fetched_ < total; ++k) {
+      const int sm = next_free_sm();
+      if (staged_count_ == staged_.size()) {
+        staged_.emplace_back();
+        staged_sm_.push_back(0);
+      }
+      traces::CtaTrace& cta = staged_[staged_count_];
+      if (!source_->next_cta(cta)) {
+        throw InputError(source_->describe() + ": kernel '" + kernel_.name + "' declares " +
+                         std::to_string(total) + " CTAs but the trace ends after " +
+                         std::to_string(fetched_));
+      }
+      staged_sm_[staged_count_++] = sm;
+      ++resident_[static_cast<std::size_t>(sm)];
+      ++fetched_;
+      rr_ = (static_cast<std::size_t>(sm) + 1) % sms_.size();
+    }
+  }
+}
+
+Cycle CtaDispatcher::tick(Cycle now) {
+  for (std::size_t sm = 0; sm < ports_.size(); ++sm) {
+    while (ports_[sm]->has_message()) {
+      const CtaRetired retired = ports_[sm]->pop();
+      --resident_[sm];
+      ++retired_;
+      current_.end = std::max(current_.end, retired.cycle);
+      note_progress();
+    }
+  }
+  if (!active_) {
+    if (exhausted_) return kSleep;
+    if (now < next_kernel_at_) return next_kernel_at_;
+    if (!start_next_kernel(now)) return kSleep;
+  }
+  place(now);
+  if (fetched_ == kernel_.cta_count() && retired_ == fetched_ && !start_pending_) {
+    active_ = false;
+    end_pending_ = true;
+    current_.ctas = retired_;
+    next_kernel_at_ = current_.end + dispatch_.kernel_launch_overhead_cycles;
+    return std::max(next_kernel_at_, now + 1);
+  }
+  return staged_count_ > 0 || start_pending_ ? now + 1 : kSleep;
+}
+
+void CtaDispatcher::commit(Cycle now) {
+  if (start_pending_) {
+    for (Sm* sm : sms_) {
+      sm->start_kernel(kernel_, current_.occupancy);
+      current_.warps_active_sum -= sm->counters().warps_active_sum;
+      current_.cycles_active_sum -= sm->counters().cycles_active;
+    }
+    start_pending_ = false;
+  }
+  for (std::size_t k = 0; k < staged_count_; ++k) {
+    Sm& sm = *sms_[static_cast<std::size_t>(staged_sm_[k])];
+    sm.launch_cta(staged_[k], now + 1);
+    engine_->wake(sm, now + 1);
+    note_progress();
+  }
+  staged_count_ = 0;
+  if (end_pending_) {
+    for (Sm* sm : sms_) {
+      current_.warps_active_sum += sm->counters().warps_active_sum;
+      current_.cycles_active_sum += sm->counters().cycles_active;
+    }
+    records_.push_back(current_);
+    end_pending_ = false;
+  }
+}
+
+bool CtaDispatcher::busy() const { return active_; }
+
+void CtaDispatcher::dump_state(std::ostream& out) const {
+  out << "kernel=" << (active_ ? kernel_.name : std::string("-")) << " fetched=" << fetched_
+      << " retired=" << retired_ << " ctas_per_sm=" << current_.occupancy.ctas_per_sm
+      << " kernels_done=" << records_.size() << (exhausted_ ? " exhausted" : "");
+}
+
+}  // namespace warpsim::core

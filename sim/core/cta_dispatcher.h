@@ -1,0 +1,109 @@
+// The CTA dispatcher (the GPU's compute work distributor) as an engine component in the SM clock
+// domain. It runs one kernel at a time: it reads the kernel from a KernelSource, computes its
+// occupancy (compute_occupancy), and places CTAs on SMs round robin over the SMs with a free CTA
+// slot, refilling an SM as its CTAs retire. CTAs are read from the source only when placed, so
+// memory stays bounded by the resident CTAs. A cluster's CTAs are placed in the same cycle, or
+// not at all. The next kernel starts `kernel_launch_overhead_cycles` after the previous one's
+// last CTA retired.
+//
+// SMs learn of new CTAs in the dispatcher's commit hook (serial, after every tick of the
+// instant): launch_cta on the SM and an engine wake-up for the next cycle. SMs report retired
+// CTAs on a port (1 cycle). Per kernel the dispatcher records ncu's launch__occupancy_limit_*
+// inputs (the Occupancy), the elapsed cycles, and the SMs' resident-warp and active-cycle sums
+// for sm__warps_active.avg.pct_of_peak_sustained_active.
+//
+// Left out: GPC/TPC topology (cluster CTAs may share an SM), concurrent kernels and streams,
+// CTA launch latency inside the SM, and preemption.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/core/occupancy.h"
+#include "sim/core/sm.h"
+#include "sim/core/sm_config.h"
+#include "sim/engine/component.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/port.h"
+#include "traces/kernel_source.h"
+
+namespace warpsim::core {
+
+/// Dispatcher settings.
+struct DispatcherConfig {
+  /// Cycles from a kernel's last CTA retiring to the next kernel's first CTA launch (dependent
+  /// launches in one stream: ~1 µs at 1.98 GHz [2nd]).
+  std::uint64_t kernel_launch_overhead_cycles = 2000;
+  /// Most CTAs placed per cycle over the GPU; 0 = unlimited.
+  int max_ctas_per_cycle = 0;
+};
+
+/// What the dispatcher records of one kernel.
+struct KernelRecord {
+  std::string name;                     ///< Kernel name.
+  std::uint64_t id = 0;                 ///< Launch id from the source.
+  Occupancy occupancy;                  ///< Theoretical occupancy and its limits.
+  engine::Cycle start = 0;              ///< Cycle its first CTAs became resident.
+  engine::Cycle end = 0;                ///< Cycle its last CTA retired.
+  std::uint64_t ctas = 0;               ///< CTAs run.
+  std::uint64_t warps_active_sum = 0;   ///< Resident warps summed over cycles and SMs.
+  std::uint64_t cycles_active_sum = 0;  ///< Active cycles summed over SMs.
+  int max_warps_per_sm = 0;             ///< Warp slots per SM.
+
+  /// Elapsed cycles (gpc__cycles_elapsed.max).
+  engine::Cycle elapsed() const { return end - start; }
+  /// sm__warps_active.avg.pct_of_peak_sustained_active.
+  double achieved_occupancy_pct() const;
+};
+
+/// Places the CTAs of a stream of kernels on SMs.
+class CtaDispatcher final : public engine::Component {
+ public:
+  /// Registers itself with `engine` (the SMs must be registered already) and connects a retire
+  /// port from each SM. `sms`, `source`, `config` and `engine` must outlive it.
+  CtaDispatcher(std::string name, const engine::ClockDomain& domain, engine::Engine& engine,
+                std::vector<Sm*> sms, traces::KernelSource& source, const SmConfig& config,
+                DispatcherConfig dispatch = {});
+
+  engine::Cycle tick(engine::Cycle now) override;
+  void commit(engine::Cycle now) override;
+  bool busy() const override;
+  void dump_state(std::ostream& out) const override;
+
+  /// Kernels finished so far, in order.
+  const std::vector<KernelRecord>& kernels() const { return records_; }
+  /// True when the source has no more kernels and the last one finished.
+  bool done() const { return exhausted_ && !active_; }
+
+ private:
+  bool start_next_kernel(engine::Cycle now);
+  int next_free_sm() const;
+  void place(engine::Cycle now);
+
+  engine::Engine* engine_;
+  std::vector<Sm*> sms_;
+  std::vector<engine::Port<CtaRetired>*> ports_;
+  traces::KernelSource* source_;
+  const SmConfig& config_;
+  DispatcherConfig dispatch_;
+
+  traces::KernelInfo kernel_;
+  KernelRecord current_;
+  std::vector<int> resident_;  // CTAs per SM, placed ones included
+  std::size_t rr_ = 0;         // next SM the round robin looks at
+  bool active_ = false;
+  bool exhausted_ = false;
+  bool start_pending_ = false;
+  bool end_pending_ = false;
+  std::uint64_t fetched_ = 0;
+  std::uint64_t retired_ = 0;
+  engine::Cycle next_kernel_at_ = 0;
+  std::vector<traces::CtaTrace> staged_;  // CTAs read this cycle, launched in commit
+  std::vector<int> staged_sm_;
+  std::size_t staged_count_ = 0;
+  std::vector<KernelRecord> records_;
+};
+
+}  // namespace warpsim::core

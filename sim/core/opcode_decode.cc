@@ -1,0 +1,132 @@
+#include "sim/core/opcode_decode.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace warpsim::core {
+namespace {
+
+using traces::MemSpace;
+
+DependencyKind memory_dependency(const traces::OpcodeInfo& info) {
+  switch (info.space) {
+    case MemSpace::kShared:
+    case MemSpace::kConstant:
+    case MemSpace::kNone:  // SHUFFLE class
+      return DependencyKind::kShort;
+    default:
+      return DependencyKind::kLong;
+  }
+}
+
+bool is_valu_class(int op_class) {
+  return op_class == arch::INT || op_class == arch::FP32 || op_class == arch::FP16 ||
+         op_class == arch::FP64 || op_class == arch::CONVERSION || op_class == arch::SFU;
+}
+
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+}  // namespace
+
+void OpcodeDecoder::sync(const traces::OpcodeTable& table, int warp_size) {
+  if (&table != table_ || warp_size != warp_size_) {
+    decodes_.clear();
+    table_ = &table;
+    warp_size_ = warp_size;
+  }
+  if (decodes_.size() >= table.size()) return;
+  decodes_.reserve(table.size());
+  for (std::size_t id = decodes_.size(); id < table.size(); ++id) {
+    decodes_.push_back(decode(table.info(static_cast<traces::OpcodeId>(id))));
+  }
+}
+
+OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
+  const SmConfig& config = *config_;
+  OpcodeDecode d;
+  d.info = &info;
+  const int op_class = std::clamp(static_cast<int>(info.op_class), 0, kOpClassCount - 1);
+  d.op_class = static_cast<std::uint8_t>(op_class);
+  const FunctionalUnitConfig& unit = config.units[static_cast<std::size_t>(op_class)];
+  d.latency_cycles = unit.latency_cycles;
+  int interval = unit.initiation_interval_cycles;
+  if (warp_size_ == 64 && is_valu_class(op_class) && !info.has(traces::kOpUniform)) {
+    interval = std::max(interval, config.amd.valu_simd_cycles);
+  }
+  d.interval = static_cast<FixedCycles>(interval) * kFixedOne;
+  if (op_class == arch::FP64) d.dst_regs = 2;
+  if (op_class == arch::SFU) d.dependency = DependencyKind::kShort;
+  const std::string_view base = info.base;
+  const std::string_view name = info.mnemonic;
+
+  if (info.is_memory() || op_class == arch::SHUFFLE) {
+    d.kind = ExecKind::kMemory;
+    d.dependency = memory_dependency(info);
+    d.dst_regs = static_cast<std::uint8_t>(std::max(1, (info.width_bytes + 3) / 4));
+    d.async_copy = info.has(traces::kOpAsync) && info.space == MemSpace::kGlobalToShared;
+    d.tensor_memory_load =
+        info.space == MemSpace::kTensorMemory && info.access == traces::AccessKind::kLoad;
+    return d;
+  }
+  switch (op_class) {
+    case arch::TENSOR: {
+      const std::optional<MatrixShape> shape = parse_matrix_shape(info, config.tensor);
+      if (!shape) return d;
+      const MatrixTiming timing = matrix_timing(*shape, config, info);
+      switch (shape->kind) {
+        case MatrixOpKind::kWarp:
+        case MatrixOpKind::kMfma: {
+          d.kind = ExecKind::kMmaWarp;
+          d.interval = timing.occupancy;
+          d.latency_cycles = timing.latency_cycles;
+          const int bytes = shape->m * shape->n * shape->blocks * shape->accumulator_bytes;
+          d.dst_regs = static_cast<std::uint8_t>(std::clamp(bytes / (warp_size_ * 4), 1, 64));
+          break;
+        }
+        case MatrixOpKind::kWarpgroup:
+        case MatrixOpKind::kTcgen05:
+          d.kind = shape->kind == MatrixOpKind::kWarpgroup ? ExecKind::kMmaWarpgroup
+                                                           : ExecKind::kMmaTcgen05;
+          d.tensor_occupancy = timing.occupancy;
+          d.latency_cycles = timing.latency_cycles;
+          d.interval = kFixedOne;
+          break;
+      }
+      return d;
+    }
+    case arch::BRANCH:
+      if (base == "BSSY" || base == "BSYNC" || base == "WARPSYNC") {
+        d.kind = ExecKind::kReconverge;
+      } else if (base != "BMOV" && base != "RPCMOV") {
+        d.kind = ExecKind::kBranch;
+      }
+      return d;
+    case arch::BARRIER:
+      if (base == "BAR" || base == "s_barrier") {
+        d.kind = contains(name, ".ARV") ? ExecKind::kBarrierArrive : ExecKind::kBarrierSync;
+      }
+      return d;
+    case arch::EXIT:
+      d.kind = ExecKind::kExit;
+      return d;
+    case arch::CONTROL:
+      if (base == "MEMBAR") {
+        d.kind = ExecKind::kMembar;
+      } else if (base == "NANOSLEEP" || base == "s_sleep") {
+        d.kind = ExecKind::kNanosleep;
+      } else if (base == "WARPGROUP" && contains(name, ".DEPBAR")) {
+        d.kind = ExecKind::kWarpgroupWait;
+      } else if (base == "LDGDEPBAR") {
+        d.kind = ExecKind::kAsyncCommit;
+      } else if (base == "DEPBAR") {
+        d.kind = ExecKind::kAsyncWait;
+      }
+      return d;
+    default:
+      return d;
+  }
+}
+
+}  // namespace warpsim::core

@@ -1,0 +1,271 @@
+// The SM component: construction, CTA residency, stall accounting, retirement and the tick.
+// Instruction evaluation and issue are in sm_issue.cc.
+#include "sim/core/sm.h"
+
+#include <algorithm>
+#include <bit>
+#include <ostream>
+
+#include "arch/error.h"
+
+namespace warpsim::core {
+
+using engine::Cycle;
+using engine::kSleep;
+
+Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config,
+       MemoryPipeline& pipeline)
+    : Component(std::move(name), domain),
+      config_(config),
+      id_(sm_id),
+      smsps_(config.limits.sub_partitions),
+      pipeline_(&pipeline),
+      decoder_(config) {
+  validate_sm_config(config);
+  for (int s = 0; s < smsps_; ++s) {
+    units_.emplace_back(config);
+    schedulers_.push_back(make_warp_scheduler(config));
+  }
+  for (int c = 0; c < config.limits.max_ctas_per_sm; ++c) {
+    ctas_.push_back(std::make_unique<CtaSlot>());
+  }
+  const int slots = config.limits.max_warps_per_sm;
+  free_warps_ = slots >= 64 ? ~WarpMask{0} : (WarpMask{1} << slots) - 1;
+}
+
+Sm::~Sm() = default;
+
+void Sm::start_kernel(const traces::KernelInfo& kernel, const Occupancy& occupancy) {
+  if (!kernel.opcodes) {
+    throw InputError("kernel '" + kernel.name + "': no opcode table");
+  }
+  opcodes_ = kernel.opcodes;
+  occupancy_ = occupancy;
+  warp_size_ = static_cast<int>(kernel.warp_size());
+  threads_per_cta_ = static_cast<std::uint32_t>(kernel.block.volume());
+  decoder_.sync(*opcodes_, warp_size_);
+  counters_.inst_per_opcode.resize(std::max(counters_.inst_per_opcode.size(), opcodes_->size()));
+}
+
+bool Sm::can_accept_cta() const {
+  if (!opcodes_ || resident_ctas_ >= occupancy_.ctas_per_sm) return false;
+  if (std::popcount(free_warps_) < occupancy_.warps_per_cta) return false;
+  const std::int64_t regs = std::int64_t{occupancy_.registers_per_warp} * occupancy_.warps_per_cta;
+  return registers_used_ + regs <= config_.limits.registers_per_sm &&
+         shared_used_ + occupancy_.shared_bytes_per_cta <=
+             std::max<std::int64_t>(occupancy_.carveout_bytes, occupancy_.shared_bytes_per_cta);
+}
+
+int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
+  if (!opcodes_) {
+    throw InputError(name() + ": CTA " + traces::to_string(cta.index) +
+                     " launched before start_kernel");
+  }
+  if (!can_accept_cta()) {
+    throw InputError(name() + ": CTA " + traces::to_string(cta.index) +
+                     " launched on a full SM (dispatch exceeded the occupancy limit)");
+  }
+  const int warps = static_cast<int>(cta.warps.size());
+  if (warps == 0 || warps > std::popcount(free_warps_)) {
+    throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " has " +
+                     std::to_string(warps) + " warps; expected 1.." +
+                     std::to_string(std::popcount(free_warps_)) + " (free warp slots)");
+  }
+  decoder_.sync(*opcodes_, warp_size_);
+  for (const traces::WarpTrace& warp : cta.warps) {
+    for (const traces::WarpInstruction& inst : warp.instructions) {
+      if (inst.opcode >= decoder_.size()) {
+        throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " warp " +
+                         std::to_string(warp.warp_id) + " pc 0x" + std::to_string(inst.pc) +
+                         ": opcode id " + std::to_string(inst.opcode) +
+                         " is not in the kernel's opcode table (" +
+                         std::to_string(decoder_.size()) + " entries)");
+      }
+    }
+  }
+  if (counters_.inst_per_opcode.size() < opcodes_->size()) {
+    counters_.inst_per_opcode.resize(opcodes_->size());
+  }
+  account(cycle);
+  int cta_slot = 0;
+  while (ctas_[static_cast<std::size_t>(cta_slot)]->active) ++cta_slot;
+  CtaSlot& c = *ctas_[static_cast<std::size_t>(cta_slot)];
+  std::swap(c.trace, cta);
+  c.active = true;
+  c.warps = warps;
+  c.remaining = warps;
+  c.running = warps >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << warps) - 1;
+  c.arrived.fill(0);
+  c.expected.fill(0);
+  c.registers = std::int64_t{occupancy_.registers_per_warp} * warps;
+  c.shared_bytes = occupancy_.shared_bytes_per_cta;
+  registers_used_ += c.registers;
+  shared_used_ += c.shared_bytes;
+  c.warpgroups.resize(static_cast<std::size_t>((warps + 3) / 4));
+  for (std::size_t g = 0; g < c.warpgroups.size(); ++g) {
+    const int members = std::min(4, warps - static_cast<int>(g) * 4);
+    c.warpgroups[g].reset(static_cast<std::uint8_t>((1u << members) - 1));
+  }
+  for (int i = 0; i < warps; ++i) {
+    const int slot = std::countr_zero(free_warps_);
+    free_warps_ &= ~(WarpMask{1} << slot);
+    c.warp_slots[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(slot);
+    Warp& w = warps_[static_cast<std::size_t>(slot)];
+    w = Warp{};
+    w.trace = &c.trace.warps[static_cast<std::size_t>(i)];
+    w.code = w.trace->instructions.data();
+    w.length = static_cast<std::uint32_t>(w.trace->instructions.size());
+    w.cta_slot = static_cast<std::uint32_t>(cta_slot);
+    w.warp_in_cta = static_cast<std::uint32_t>(i);
+    w.smsp = static_cast<std::uint8_t>(slot % smsps_);
+    w.resident = true;
+    const std::uint32_t first_thread = static_cast<std::uint32_t>(i * warp_size_);
+    const std::uint32_t lanes = std::min<std::uint32_t>(
+        static_cast<std::uint32_t>(warp_size_), threads_per_cta_ > first_thread
+                                                    ? threads_per_cta_ - first_thread
+                                                    : static_cast<std::uint32_t>(warp_size_));
+    w.live_mask = traces::full_mask(lanes);
+    w.ready_at = cycle;
+    w.since = cycle;
+    w.launched = cycle;
+    smsp_warps_[w.smsp] |= WarpMask{1} << slot;
+    schedulers_[w.smsp]->add_warp(slot);
+  }
+  ++resident_ctas_;
+  resident_warps_ += warps;
+  ++counters_.ctas_launched;
+  counters_.warps_launched += static_cast<std::uint64_t>(warps);
+  wake_hint_ = std::min(wake_hint_, cycle);
+  if (observer_ != nullptr) {
+    observer_->on_cta_launch(
+        {cycle, id_, cta_slot, c.trace.index, static_cast<std::uint32_t>(warps)});
+  }
+  return cta_slot;
+}
+
+void Sm::account(Cycle cycle) {
+  if (cycle <= last_account_) return;
+  if (resident_warps_ > 0) {
+    counters_.cycles_active += cycle - last_account_;
+    counters_.warps_active_sum +=
+        static_cast<std::uint64_t>(resident_warps_) * (cycle - last_account_);
+  }
+  last_account_ = cycle;
+}
+
+void Sm::charge(Warp& w, int slot, Cycle upto) {
+  if (upto <= w.since) return;
+  counters_.stalls.add(w.reason, upto - w.since);
+  if (observer_ != nullptr) observer_->on_stall({id_, slot, w.reason, w.since, upto - w.since});
+  w.since = upto;
+}
+
+void Sm::set_reason(Warp& w, int slot, Cycle cycle, StallReason reason) {
+  if (reason == w.reason) return;
+  charge(w, slot, cycle);
+  w.reason = reason;
+}
+
+void Sm::wake(Warp& w, Cycle at) {
+  w.ready_at = std::min(w.ready_at, at);
+  wake_hint_ = std::min(wake_hint_, at);
+}
+
+void Sm::warp_finished(Warp& w, int slot, Cycle now) {
+  (void)slot;
+  w.finished = true;
+  CtaSlot& c = *ctas_[w.cta_slot];
+  c.running &= ~(std::uint64_t{1} << w.warp_in_cta);
+  WarpgroupState& g = c.warpgroups[w.warp_in_cta / 4];
+  g.members &= static_cast<std::uint8_t>(~(1u << (w.warp_in_cta % 4)));
+  start_warpgroup_ops(c, w.warp_in_cta / 4, now);
+  for (std::uint32_t b = 0; b < kCtaBarriers; ++b) {
+    if (c.arrived[b] != 0) check_barrier(c, b, now);
+  }
+}
+
+void Sm::retire_warp(int slot, Cycle cycle) {
+  Warp& w = warps_[static_cast<std::size_t>(slot)];
+  account(cycle);
+  charge(w, slot, cycle);
+  w.resident = false;
+  schedulers_[w.smsp]->remove_warp(slot);
+  smsp_warps_[w.smsp] &= ~(WarpMask{1} << slot);
+  free_warps_ |= WarpMask{1} << slot;
+  --resident_warps_;
+  ++counters_.warps_retired;
+  note_progress();
+  CtaSlot& c = *ctas_[w.cta_slot];
+  if (--c.remaining == 0) retire_cta(static_cast<int>(w.cta_slot), cycle);
+}
+
+void Sm::retire_cta(int cta_slot, Cycle cycle) {
+  CtaSlot& c = *ctas_[static_cast<std::size_t>(cta_slot)];
+  c.active = false;
+  registers_used_ -= c.registers;
+  shared_used_ -= c.shared_bytes;
+  --resident_ctas_;
+  ++counters_.ctas_retired;
+  if (observer_ != nullptr) {
+    observer_->on_cta_retire(
+        {cycle, id_, cta_slot, c.trace.index, static_cast<std::uint32_t>(c.warps)});
+  }
+  if (retire_port_ != nullptr) retire_port_->send(CtaRetired{id_, cta_slot, c.trace.index, cycle});
+}
+
+void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
+  if (warp_slot >= warps_.size() || !warps_[warp_slot].resident) {
+    throw InternalError(name() + ": memory completion for warp slot " + std::to_string(warp_slot) +
+                        ", which holds no warp");
+  }
+  Warp& w = warps_[warp_slot];
+  w.scoreboard.complete(op_id, at);
+  if (w.outstanding_memory > 0) --w.outstanding_memory;
+  w.memory_done_at = std::max(w.memory_done_at, at);
+  if ((op_id & 1u) != 0) ++w.async_completed;
+  wake(w, at);
+}
+
+Cycle Sm::tick(Cycle now) {
+  account(now);
+  wake_hint_ = kSleep;
+  Cycle next = pipeline_->advance(now, *this);
+  issued_count_ = 0;
+  for (int s = 0; s < smsps_; ++s) {
+    if (smsp_warps_[static_cast<std::size_t>(s)] != 0) next = std::min(next, issue_smsp(s, now));
+  }
+  // The state of each issuing warp from the next cycle on (charged over any skipped cycles).
+  for (int i = 0; i < issued_count_; ++i) {
+    const int slot = issued_slots_[static_cast<std::size_t>(i)];
+    Warp& w = warps_[static_cast<std::size_t>(slot)];
+    if (!w.resident) continue;
+    if (evaluate(w, slot, now + 1)) w.ready_at = now + 1;
+    if (w.resident) next = std::min(next, w.ready_at);
+  }
+  next = std::min(next, wake_hint_);
+  counters_.tensor_active_cycles =
+      (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;
+  if (next <= now) next = now + 1;
+  return next;
+}
+
+bool Sm::busy() const { return resident_warps_ > 0 || !pipeline_->idle(); }
+
+void Sm::dump_state(std::ostream& out) const {
+  out << "ctas=" << resident_ctas_ << " warps=" << resident_warps_
+      << " pipeline_idle=" << pipeline_->idle() << '\n';
+  for (std::size_t slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!w.resident) continue;
+    const std::size_t n = w.trace->instructions.size();
+    out << "  warp " << slot << " cta_slot=" << w.cta_slot << " smsp=" << int{w.smsp}
+        << " next=" << w.next << '/' << n;
+    if (w.next < n) out << " pc=0x" << std::hex << w.trace->instructions[w.next].pc << std::dec;
+    out << " reason=" << stall_reason_name(w.reason) << " since=" << w.since << " ready_at="
+        << (w.ready_at == kSleep ? std::string("sleep") : std::to_string(w.ready_at))
+        << " outstanding_memory=" << w.outstanding_memory << (w.at_barrier ? " at_barrier" : "")
+        << (w.finished ? " finished" : "") << '\n';
+  }
+}
+
+}  // namespace warpsim::core

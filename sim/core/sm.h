@@ -1,0 +1,163 @@
+// One streaming multiprocessor's issue core as an engine component in the SM clock domain: its
+// sub-partitions (SMSPs), each with a warp scheduler issuing up to `issue_width` warp
+// instructions per cycle and its functional units; the resident CTAs and their warps (warp slot
+// s runs on SMSP s mod SMSPs; a CTA's warps take the lowest free slots, so CTA warp i normally
+// lands on SMSP i mod 4); per-warp scoreboards; CTA barriers; Tensor Cores (mma.sync per SMSP,
+// wgmma/tcgen05 on an SM-wide timeline); and an injected MemoryPipeline that times every memory
+// and shuffle instruction and reports completions back.
+//
+// Time: `tick` runs only at cycles where something can happen (an issue, a dependency clearing,
+// a unit freeing, a memory completion); it returns the next such cycle, or kSleep when only a
+// memory response can wake it. Stall accounting is exact across skipped cycles: each warp carries
+// the reason it is charged and since when, and the charge is made in bulk when the reason changes
+// or the warp retires, so the per-reason warp-cycles sum to the resident warp-cycles.
+//
+// Retirement: a warp whose stream ends, or that executes EXIT with all its remaining lanes,
+// retires once its memory operations completed (stall `drain` meanwhile); a CTA retires with its
+// last warp, freeing its registers, shared memory, warps and slot, and a CtaRetired message goes
+// out on the retire port.
+//
+// Left out: instruction fetch and caches, the operand collector, register-file banks, dual issue,
+// cluster barriers and distributed shared memory (the memory pipeline's concern), preemption.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/cta_slot.h"
+#include "sim/core/functional_unit.h"
+#include "sim/core/memory_pipeline.h"
+#include "sim/core/observer.h"
+#include "sim/core/occupancy.h"
+#include "sim/core/opcode_decode.h"
+#include "sim/core/sm_config.h"
+#include "sim/core/sm_counters.h"
+#include "sim/core/tensor_unit.h"
+#include "sim/core/warp.h"
+#include "sim/core/warp_scheduler.h"
+#include "sim/engine/component.h"
+#include "sim/engine/port.h"
+#include "traces/cta_trace.h"
+#include "traces/kernel_info.h"
+
+namespace warpsim::core {
+
+/// Sent on the retire port when a CTA retires.
+struct CtaRetired {
+  int sm = 0;                   ///< The SM's id.
+  int cta_slot = 0;             ///< The freed slot.
+  traces::Dim3 index{0, 0, 0};  ///< blockIdx of the CTA.
+  engine::Cycle cycle = 0;      ///< Retirement cycle.
+};
+
+/// The SM issue core.
+class Sm final : public engine::Component, private CompletionSink {
+ public:
+  /// An SM with id `sm_id`; `config` (validated here; throws warpsim::InputError) and `pipeline`
+  /// must outlive it.
+  Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config,
+     MemoryPipeline& pipeline);
+  ~Sm() override;
+
+  /// Prepares for CTAs of `kernel` (decodes its opcodes) with the per-CTA resources of
+  /// `occupancy`. Throws warpsim::InputError for a matrix instruction the config cannot time.
+  void start_kernel(const traces::KernelInfo& kernel, const Occupancy& occupancy);
+
+  /// True when one more CTA of the current kernel fits (CTA slots, warps, registers, shared
+  /// memory).
+  bool can_accept_cta() const;
+
+  /// Makes `cta` resident from cycle `cycle` (≥ the latest cycle the SM processed). The trace is
+  /// swapped into an SM-owned slot buffer, and `cta` receives that slot's previous buffer for
+  /// reuse (nothing is copied or reallocated in steady state). Returns the CTA slot. Throws
+  /// warpsim::InputError when the CTA does not fit or has more warps than the SM has slots.
+  int launch_cta(traces::CtaTrace& cta, engine::Cycle cycle);
+
+  /// Where CtaRetired messages go (nullptr: nowhere).
+  void set_retire_port(engine::Port<CtaRetired>* port) { retire_port_ = port; }
+  /// Receives events (nullptr: none).
+  void set_observer(Observer* observer) { observer_ = observer; }
+
+  /// The SM's counters. Exact up to the latest tick (all warps retired: exact).
+  const SmCounters& counters() const { return counters_; }
+  /// The SM's id.
+  int id() const { return id_; }
+  /// Resident CTAs.
+  int resident_ctas() const { return resident_ctas_; }
+  /// Resident warps.
+  int resident_warps() const { return resident_warps_; }
+  /// The warp in `slot` (for tests and observers).
+  const Warp& warp(int slot) const { return warps_[static_cast<std::size_t>(slot)]; }
+
+  engine::Cycle tick(engine::Cycle now) override;
+  bool busy() const override;
+  void dump_state(std::ostream& out) const override;
+
+ private:
+  // CompletionSink.
+  void complete(std::uint32_t warp_slot, std::uint32_t op_id, engine::Cycle at) override;
+
+  // sm.cc: residency and accounting.
+  void account(engine::Cycle cycle);
+  void charge(Warp& w, int slot, engine::Cycle upto);
+  void set_reason(Warp& w, int slot, engine::Cycle cycle, StallReason reason);
+  void wake(Warp& w, engine::Cycle at);
+  void retire_warp(int slot, engine::Cycle cycle);
+  void retire_cta(int cta_slot, engine::Cycle cycle);
+  void warp_finished(Warp& w, int slot, engine::Cycle now);
+
+  // sm_issue.cc: evaluation, issue and the units around it.
+  engine::Cycle issue_smsp(int smsp, engine::Cycle now);
+  bool evaluate(Warp& w, int slot, engine::Cycle now);
+  bool dependences_clear(Warp& w, int slot, const traces::WarpInstruction& inst,
+                         const OpcodeDecode& d, engine::Cycle now);
+  bool unit_ready(Warp& w, int slot, const OpcodeDecode& d, engine::Cycle now);
+  bool block(Warp& w, int slot, engine::Cycle now, StallReason reason, engine::Cycle until);
+  void issue(Warp& w, int slot, engine::Cycle now);
+  void issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,
+                    engine::Cycle now);
+  void barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, bool wait,
+                      engine::Cycle now);
+  void check_barrier(CtaSlot& cta, std::uint32_t id, engine::Cycle now);
+  void start_warpgroup_ops(CtaSlot& cta, std::uint32_t group, engine::Cycle now);
+  bool gmma_wait_done(Warp& w, int slot, std::int64_t allowed, engine::Cycle now);
+  bool async_wait_done(Warp& w, int slot, std::int64_t allowed, engine::Cycle now);
+
+  const SmConfig& config_;
+  int id_;
+  int smsps_;
+  MemoryPipeline* pipeline_;
+  Observer* observer_ = nullptr;
+  engine::Port<CtaRetired>* retire_port_ = nullptr;
+  OpcodeDecoder decoder_;
+  std::shared_ptr<const traces::OpcodeTable> opcodes_;
+  Occupancy occupancy_;
+  int warp_size_ = 32;
+  std::uint32_t threads_per_cta_ = 0;
+
+  std::array<Warp, kMaxWarpsPerSm> warps_{};
+  std::vector<std::unique_ptr<CtaSlot>> ctas_;
+  std::vector<FunctionalUnits> units_;                      // per SMSP
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;  // per SMSP
+  std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};    // resident warps per SMSP
+  std::array<int, kMaxSubPartitions> issued_slots_{};       // warps issued this tick
+  int issued_count_ = 0;
+  TensorTimeline tensor_;
+  FixedCycles mma_busy_ = 0;  // mma.sync occupancy summed over SMSPs
+
+  WarpMask free_warps_ = 0;
+  int resident_ctas_ = 0;
+  int resident_warps_ = 0;
+  std::int64_t registers_used_ = 0;
+  std::int64_t shared_used_ = 0;
+  std::uint32_t next_op_ = 0;
+  engine::Cycle last_account_ = 0;
+  engine::Cycle wake_hint_ = engine::kSleep;
+  SmCounters counters_;
+};
+
+}  // namespace warpsim::core

@@ -1,0 +1,363 @@
+// The SM component, continued: per-SMSP warp evaluation (which reason keeps a warp from issuing,
+// and until when), issue and its effects on scoreboards, functional units, the memory pipeline,
+// barriers and the Tensor Cores.
+#include <algorithm>
+#include <bit>
+
+#include "sim/core/sm.h"
+
+namespace warpsim::core {
+
+using engine::Cycle;
+using engine::kSleep;
+
+namespace {
+
+StallReason scoreboard_reason(DependencyKind kind) {
+  switch (kind) {
+    case DependencyKind::kLong:
+      return StallReason::kLongScoreboard;
+    case DependencyKind::kShort:
+      return StallReason::kShortScoreboard;
+    default:
+      return StallReason::kWait;
+  }
+}
+
+StallReason throttle_reason(PipelineBackpressure bp) {
+  switch (bp) {
+    case PipelineBackpressure::kMio:
+      return StallReason::kMioThrottle;
+    case PipelineBackpressure::kTex:
+      return StallReason::kTexThrottle;
+    default:
+      return StallReason::kLgThrottle;
+  }
+}
+
+// The throttle a busy memory dispatch port is charged to.
+StallReason memory_port_reason(const traces::OpcodeInfo& info) {
+  switch (info.space) {
+    case traces::MemSpace::kShared:
+    case traces::MemSpace::kConstant:
+    case traces::MemSpace::kNone:
+      return StallReason::kMioThrottle;
+    case traces::MemSpace::kTexture:
+    case traces::MemSpace::kSurface:
+      return StallReason::kTexThrottle;
+    default:
+      return StallReason::kLgThrottle;
+  }
+}
+
+}  // namespace
+
+Cycle Sm::issue_smsp(int smsp, Cycle now) {
+  WarpMask eligible = 0;
+  Cycle next = kSleep;
+  for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
+    const int slot = std::countr_zero(m);
+    Warp& w = warps_[static_cast<std::size_t>(slot)];
+    if (w.ready_at > now) {
+      next = std::min(next, w.ready_at);
+      continue;
+    }
+    if (evaluate(w, slot, now)) {
+      eligible |= WarpMask{1} << slot;
+    } else if (w.resident) {
+      next = std::min(next, w.ready_at);
+    }
+  }
+  if (eligible == 0) return next;
+  WarpScheduler& scheduler = *schedulers_[static_cast<std::size_t>(smsp)];
+  bool issued = false;
+  for (int i = 0; i < config_.issue_width && eligible != 0; ++i) {
+    const int slot = scheduler.pick(eligible);
+    if (slot < 0) break;
+    scheduler.issued(slot);
+    eligible &= ~(WarpMask{1} << slot);
+    issue(warps_[static_cast<std::size_t>(slot)], slot, now);
+    issued_slots_[static_cast<std::size_t>(issued_count_++)] = slot;
+    issued = true;
+  }
+  if (issued) ++counters_.issue_active_cycles[static_cast<std::size_t>(smsp)];
+  for (WarpMask m = eligible; m != 0; m &= m - 1) {
+    const int slot = std::countr_zero(m);
+    Warp& w = warps_[static_cast<std::size_t>(slot)];
+    set_reason(w, slot, now, StallReason::kNotSelected);
+    w.ready_at = now + 1;
+    next = now + 1;
+  }
+  return next;
+}
+
+bool Sm::block(Warp& w, int slot, Cycle now, StallReason reason, Cycle until) {
+  set_reason(w, slot, now, reason);
+  w.ready_at = until;
+  if (reason == StallReason::kLongScoreboard) schedulers_[w.smsp]->long_stall(slot);
+  return false;
+}
+
+bool Sm::evaluate(Warp& w, int slot, Cycle now) {
+  if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
+  if (w.finished) {
+    if (w.outstanding_memory == 0 && w.memory_done_at <= now) {
+      retire_warp(slot, now);
+      return false;
+    }
+    return block(w, slot, now, StallReason::kDrain,
+                 w.outstanding_memory > 0 ? kSleep : w.memory_done_at);
+  }
+  if (w.at_barrier) return block(w, slot, now, StallReason::kBarrier, kSleep);
+  if (w.hold_until > now) return block(w, slot, now, w.hold_reason, w.hold_until);
+  const traces::WarpInstruction& inst = w.code[w.next];
+  const OpcodeDecode& d = decoder_[inst.opcode];
+  if (w.cleared != w.next) {
+    if (!dependences_clear(w, slot, inst, d, now)) return false;
+    w.cleared = w.next;
+  }
+  return unit_ready(w, slot, d, now);
+}
+
+bool Sm::dependences_clear(Warp& w, int slot, const traces::WarpInstruction& inst,
+                           const OpcodeDecode& d, Cycle now) {
+  switch (d.kind) {
+    case ExecKind::kMembar:
+      if (w.outstanding_memory > 0 || w.memory_done_at > now) {
+        return block(w, slot, now, StallReason::kMembar,
+                     w.outstanding_memory > 0 ? kSleep : w.memory_done_at);
+      }
+      break;
+    case ExecKind::kWarpgroupWait:
+      if (!gmma_wait_done(w, slot, inst.imm, now)) return false;
+      break;
+    case ExecKind::kAsyncWait:
+      if (!async_wait_done(w, slot, inst.imm, now)) return false;
+      break;
+    case ExecKind::kMemory:
+      if (d.tensor_memory_load && tensor_.last_completion() > now) {
+        return block(w, slot, now, StallReason::kGmma, tensor_.last_completion());
+      }
+      break;
+    case ExecKind::kMmaWarpgroup: {
+      const WarpgroupState& g = ctas_[w.cta_slot]->warpgroups[w.warp_in_cta / 4];
+      if (w.hgmma_issued >= g.enqueued + WarpgroupState::kRing) {
+        return block(w, slot, now, StallReason::kGmma, kSleep);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  const Hazard hazard = w.scoreboard.check(inst, d.dst_regs, now);
+  if (hazard.blocked) return block(w, slot, now, scoreboard_reason(hazard.kind), hazard.ready);
+  return true;
+}
+
+bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
+  FunctionalUnits& fu = units_[w.smsp];
+  switch (d.kind) {
+    case ExecKind::kMemory: {
+      const PipelineBackpressure bp = pipeline_->can_accept(*d.info, w.smsp);
+      if (bp != PipelineBackpressure::kNone) {
+        return block(w, slot, now, throttle_reason(bp), now + 1);
+      }
+      if (!fu.can_issue(d.op_class, now)) {
+        return block(w, slot, now, memory_port_reason(*d.info), fu.free_at(d.op_class, now));
+      }
+      return true;
+    }
+    case ExecKind::kMmaWarpgroup:
+    case ExecKind::kMmaTcgen05:
+      return true;
+    default: {
+      const int op_class =
+          d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
+      if (!fu.can_issue(op_class, now)) {
+        return block(w, slot, now, StallReason::kMathPipeThrottle, fu.free_at(op_class, now));
+      }
+      return true;
+    }
+  }
+}
+
+void Sm::issue(Warp& w, int slot, Cycle now) {
+  const traces::WarpInstruction& inst = w.code[w.next];
+  const OpcodeDecode& d = decoder_[inst.opcode];
+  set_reason(w, slot, now, StallReason::kSelected);
+  ++counters_.inst_issued[w.smsp];
+  counters_.thread_inst_executed += traces::popcount(inst.active_mask);
+  ++counters_.inst_per_op_class[d.op_class];
+  ++counters_.inst_per_opcode[inst.opcode];
+  if (observer_ != nullptr) {
+    observer_->on_issue({now, id_, w.smsp, slot, w.warp_in_cta, static_cast<int>(w.cta_slot),
+                         inst.pc, inst.opcode, inst.active_mask});
+  }
+  ++w.next;
+  note_progress();
+  FunctionalUnits& fu = units_[w.smsp];
+  switch (d.kind) {
+    case ExecKind::kMemory:
+      issue_memory(w, slot, inst, d, now);
+      break;
+    case ExecKind::kMmaWarp:
+      fu.issue(arch::TENSOR, now, d.interval);
+      mma_busy_ += d.interval;
+      ++counters_.mma_warp_inst;
+      w.scoreboard.record(inst, d.dst_regs, now + static_cast<Cycle>(d.latency_cycles),
+                          DependencyKind::kFixed, 0);
+      break;
+    case ExecKind::kMmaWarpgroup: {
+      CtaSlot& c = *ctas_[w.cta_slot];
+      WarpgroupState& g = c.warpgroups[w.warp_in_cta / 4];
+      ++w.hgmma_issued;
+      ++g.issued[w.warp_in_cta % 4];
+      g.occupancy = d.tensor_occupancy;
+      g.extra_latency = d.latency_cycles;
+      if (inst.has(traces::kInstGmmaCommit)) w.gmma_groups.commit(w.hgmma_issued);
+      start_warpgroup_ops(c, w.warp_in_cta / 4, now);
+      break;
+    }
+    case ExecKind::kMmaTcgen05:
+      tensor_.enqueue(now, d.tensor_occupancy, d.latency_cycles);
+      ++counters_.mma_tcgen05_ops;
+      break;
+    case ExecKind::kBranch:
+      fu.issue(d.op_class, now, d.interval);
+      w.hold_until = now + static_cast<Cycle>(config_.branch_resolve_cycles);
+      w.hold_reason = StallReason::kBranchResolving;
+      break;
+    case ExecKind::kReconverge:
+      fu.issue(d.op_class, now, d.interval);
+      if (observer_ != nullptr) {
+        observer_->on_reconvergence({now, id_, slot, inst.pc, inst.opcode, inst.active_mask});
+      }
+      break;
+    case ExecKind::kBarrierSync:
+    case ExecKind::kBarrierArrive:
+      fu.issue(d.op_class, now, d.interval);
+      barrier_arrive(w, slot, inst, d.kind == ExecKind::kBarrierSync, now);
+      break;
+    case ExecKind::kExit:
+      fu.issue(d.op_class, now, d.interval);
+      if ((w.live_mask & ~inst.active_mask) == 0) {
+        warp_finished(w, slot, now);
+      } else {
+        w.live_mask &= ~inst.active_mask;
+      }
+      break;
+    case ExecKind::kNanosleep:
+      fu.issue(d.op_class, now, d.interval);
+      w.hold_until = now + static_cast<Cycle>(std::max<std::int64_t>(1, inst.imm));
+      w.hold_reason = StallReason::kSleeping;
+      break;
+    case ExecKind::kAsyncCommit:
+      fu.issue(d.op_class, now, d.interval);
+      w.async_groups.commit(w.async_issued);
+      break;
+    default:
+      fu.issue(d.op_class, now, d.interval);
+      w.scoreboard.record(inst, d.dst_regs, now + static_cast<Cycle>(d.latency_cycles),
+                          d.dependency, 0);
+      break;
+  }
+  if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
+}
+
+void Sm::issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,
+                      Cycle now) {
+  const std::uint32_t op_id = (next_op_++ << 1) | (d.async_copy ? 1u : 0u);
+  MemoryOp op;
+  op.warp_slot = static_cast<std::uint32_t>(slot);
+  op.op_id = op_id;
+  op.cta_slot = w.cta_slot;
+  op.sub_partition = w.smsp;
+  op.inst = &inst;
+  op.info = d.info;
+  op.warp = w.trace;
+  pipeline_->issue(op, now);
+  wake_hint_ = std::min(wake_hint_, now + 1);  // the pipeline advances from the next cycle
+  units_[w.smsp].issue(d.op_class, now, d.interval);
+  ++w.outstanding_memory;
+  if (d.async_copy) ++w.async_issued;
+  w.scoreboard.record(inst, d.dst_regs, kSleep, d.dependency, op_id);
+}
+
+void Sm::barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, bool wait,
+                        Cycle now) {
+  (void)slot;
+  const auto id = static_cast<std::uint32_t>(inst.has(traces::kInstHasImm) ? inst.imm & 15 : 0);
+  CtaSlot& c = *ctas_[w.cta_slot];
+  const traces::InstructionExtras* extras = w.trace->extras_of(inst);
+  if (extras != nullptr && extras->imm2 && *extras->imm2 > 0) {
+    c.expected[id] = static_cast<std::uint32_t>((*extras->imm2 + warp_size_ - 1) / warp_size_);
+  }
+  c.arrived[id] |= std::uint64_t{1} << w.warp_in_cta;
+  if (wait) {
+    w.at_barrier = true;
+    w.barrier_id = id;
+  }
+  check_barrier(c, id, now);
+}
+
+void Sm::check_barrier(CtaSlot& c, std::uint32_t id, Cycle now) {
+  const std::uint64_t arrived = c.arrived[id];
+  const bool released = c.expected[id] != 0
+                            ? static_cast<std::uint32_t>(std::popcount(arrived)) >= c.expected[id]
+                            : (c.running & ~arrived) == 0;
+  if (!released) return;
+  const Cycle release_at = now + static_cast<Cycle>(config_.barrier_latency_cycles);
+  for (std::uint64_t m = arrived; m != 0; m &= m - 1) {
+    const int slot = c.warp_slots[static_cast<std::size_t>(std::countr_zero(m))];
+    Warp& x = warps_[static_cast<std::size_t>(slot)];
+    if (!x.resident || !x.at_barrier || x.barrier_id != id) continue;
+    x.at_barrier = false;
+    x.hold_until = std::max(x.hold_until, release_at);
+    x.hold_reason = StallReason::kBarrier;
+    wake(x, release_at);
+  }
+  c.arrived[id] = 0;
+  c.expected[id] = 0;
+}
+
+void Sm::start_warpgroup_ops(CtaSlot& c, std::uint32_t group, Cycle now) {
+  WarpgroupState& g = c.warpgroups[group];
+  const std::uint32_t ready = g.ready_count();
+  if (ready <= g.enqueued) return;
+  for (; g.enqueued < ready; ++g.enqueued) {
+    g.completion[g.enqueued % WarpgroupState::kRing] =
+        tensor_.enqueue(now, g.occupancy, g.extra_latency);
+    ++counters_.mma_warpgroup_ops;
+  }
+  for (std::uint32_t i = group * 4; i < std::min<std::uint32_t>(group * 4 + 4, c.warps); ++i) {
+    Warp& x = warps_[static_cast<std::size_t>(c.warp_slots[i])];
+    if (x.resident && x.reason == StallReason::kGmma) wake(x, now + 1);
+  }
+}
+
+bool Sm::gmma_wait_done(Warp& w, int slot, std::int64_t allowed, Cycle now) {
+  if (w.hgmma_issued > w.gmma_groups.newest()) w.gmma_groups.commit(w.hgmma_issued);
+  const WarpgroupState& g = ctas_[w.cta_slot]->warpgroups[w.warp_in_cta / 4];
+  while (w.gmma_groups.count > std::max<std::int64_t>(0, allowed)) {
+    const Cycle done = g.completion_of(w.gmma_groups.at(0) - 1);
+    if (done > now) return block(w, slot, now, StallReason::kGmma, done);
+    w.gmma_groups.pop();
+  }
+  return true;
+}
+
+bool Sm::async_wait_done(Warp& w, int slot, std::int64_t allowed, Cycle now) {
+  if (w.async_issued > w.async_groups.newest()) w.async_groups.commit(w.async_issued);
+  while (w.async_groups.count > std::max<std::int64_t>(0, allowed)) {
+    if (w.async_completed < w.async_groups.at(0)) {
+      return block(w, slot, now, StallReason::kLongScoreboard, kSleep);
+    }
+    if (w.memory_done_at > now) {
+      return block(w, slot, now, StallReason::kLongScoreboard, w.memory_done_at);
+    }
+    w.async_groups.pop();
+  }
+  return true;
+}
+
+}  // namespace warpsim::core

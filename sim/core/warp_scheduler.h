@@ -1,0 +1,61 @@
+// Warp-scheduler policies of one SM sub-partition, chosen by name through a registry:
+//   "gto"       greedy-then-oldest (default): keep issuing the warp issued last while it is
+//               eligible, otherwise the oldest eligible warp (launch order);
+//   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
+//               order, wrapping around;
+//   "two_level" two-level (Narasiman et al., MICRO 2011): an active set of N warps issues in
+//               round-robin order; a warp that stalls on a long-latency (L1TEX) dependency leaves
+//               the active set for the back of the pending queue, and the oldest pending warp
+//               takes its place.
+// Warps are named by their SM-wide warp slot (< 64); eligibility arrives as a 64-bit mask, so a
+// pick costs a few bit operations and one virtual call per SMSP per cycle, never per warp.
+//
+// Left out: fetch/decode groups, instruction-buffer depth, and priority hints from the compiler.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/sm_config.h"
+
+namespace warpsim::core {
+
+/// A set of SM-wide warp slots (bit i = slot i).
+using WarpMask = std::uint64_t;
+
+/// One SMSP's issue policy.
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  /// A warp became resident in `slot` (younger than every resident warp).
+  virtual void add_warp(int slot) = 0;
+  /// The warp in `slot` retired.
+  virtual void remove_warp(int slot) = 0;
+  /// Chooses the warp to issue among `eligible` (non-empty), or -1 when the policy lets none of
+  /// them issue this cycle. Does not record the choice: call issued() for the warp that issues.
+  virtual int pick(WarpMask eligible) = 0;
+  /// The warp in `slot` issued an instruction.
+  virtual void issued(int slot) = 0;
+  /// The warp in `slot` stalled on a long-latency (L1TEX) dependency.
+  virtual void long_stall(int slot) { (void)slot; }
+  /// The warps the policy may issue from now (the two-level active set; all others: every
+  /// resident warp).
+  virtual WarpMask issuable() const = 0;
+};
+
+/// Builds the policy called `config.scheduler`. Throws warpsim::InputError naming the field
+/// sm.scheduler and listing the known policies when there is none by that name.
+std::unique_ptr<WarpScheduler> make_warp_scheduler(const SmConfig& config);
+
+/// The registered policy names, sorted.
+std::vector<std::string> warp_scheduler_names();
+
+/// Factories of the built-in policies (one per .cc file).
+std::unique_ptr<WarpScheduler> make_gto_scheduler(const SmConfig& config);
+std::unique_ptr<WarpScheduler> make_lrr_scheduler(const SmConfig& config);
+std::unique_ptr<WarpScheduler> make_two_level_scheduler(const SmConfig& config);
+
+}  // namespace warpsim::core

@@ -1,0 +1,179 @@
+// Exact issue timing of the SM core with a fixed-latency mock memory pipeline.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "arch/error.h"
+#include "sim/core/sm.h"
+#include "tests/sim/core/sm_test_bench.h"
+
+namespace warpsim::core {
+namespace {
+
+using engine::Cycle;
+using testing::make_kernel;
+using testing::SmBench;
+using traces::gpr;
+using traces::WarpBuilder;
+
+std::vector<Cycle> every(Cycle start, Cycle step, int n) {
+  std::vector<Cycle> out;
+  for (int i = 0; i < n; ++i) out.push_back(start + step * static_cast<Cycle>(i));
+  return out;
+}
+
+// One warp running `n` instructions `mnemonic`, dependent (each reads the previous result) or
+// independent, then EXIT. Returns the issue cycles of the `mnemonic` instructions.
+std::vector<Cycle> chain(const char* mnemonic, int n, bool dependent, SmConfig config = {}) {
+  auto kernel = make_kernel(1, 32, [&](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    for (int i = 0; i < n; ++i) {
+      if (dependent) {
+        w.add(mnemonic, {gpr(1)}, {gpr(1), gpr(2), gpr(3)});
+      } else {
+        w.add(mnemonic, {gpr(10 + static_cast<std::uint32_t>(i))}, {gpr(1), gpr(2), gpr(3)});
+      }
+    }
+    w.add("EXIT");
+  });
+  SmBench bench(config);
+  bench.run(kernel);
+  std::vector<Cycle> cycles = bench.observer().issue_cycles(0);
+  cycles.pop_back();  // EXIT
+  return cycles;
+}
+
+TEST(CoreSmIssue, DependentFfmaChainIssuesEveryFp32Latency) {
+  EXPECT_EQ(chain("FFMA", 10, true), every(0, 4, 10));
+}
+
+TEST(CoreSmIssue, IndependentFfmasIssueAtTheInitiationInterval) {
+  EXPECT_EQ(chain("FFMA", 10, false), every(0, 1, 10));
+}
+
+TEST(CoreSmIssue, ImadRunsAtTheIntRate) {
+  EXPECT_EQ(chain("IMAD", 6, false), every(0, 2, 6));
+  EXPECT_EQ(chain("IMAD", 6, true), every(0, 4, 6));
+}
+
+TEST(CoreSmIssue, MufuRunsAtTheSfuRate) {
+  EXPECT_EQ(chain("MUFU.EX2", 5, false), every(0, 8, 5));
+  EXPECT_EQ(chain("MUFU.EX2", 5, true), every(0, 16, 5));
+}
+
+TEST(CoreSmIssue, LatencyAndIntervalComeFromTheConfig) {
+  SmConfig config;
+  config.units[arch::FP32] = {6, 3, 1};
+  EXPECT_EQ(chain("FFMA", 4, true, config), every(0, 6, 4));
+  EXPECT_EQ(chain("FFMA", 4, false, config), every(0, 3, 4));
+  config.units[arch::FP32] = {6, 2, 2};  // two units of II 2: one per cycle
+  EXPECT_EQ(chain("FFMA", 4, false, config), every(0, 1, 4));
+}
+
+TEST(CoreSmIssue, LoadDependentWaitsForTheMemoryPipeline) {
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.mem("LDG.E", {gpr(2)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0x1000, 4));
+    w.add("FFMA", {gpr(3)}, {gpr(2), gpr(5), gpr(3)});
+    w.add("EXIT");
+  });
+  SmBench bench({}, 400, 30);
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), (std::vector<Cycle>{0, 400, 401}));
+  const SmCounters& c = bench.sm().counters();
+  EXPECT_EQ(c.stalls[StallReason::kLongScoreboard], 399u);
+  EXPECT_EQ(c.stalls[StallReason::kSelected], 3u);
+  EXPECT_EQ(c.stalls.total(), c.warps_active_sum);
+  EXPECT_EQ(c.warps_active_sum, 402u);
+}
+
+TEST(CoreSmIssue, WidthOfALoadCoversItsRegisters) {
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.mem("LDG.E.128", {gpr(4)}, {gpr(8)}, traces::strided_addresses(w.current_mask(), 0, 16));
+    w.add("FADD", {gpr(20)}, {gpr(7), gpr(21)});  // reads the last register of R4..R7
+    w.add("EXIT");
+  });
+  SmBench bench({}, 100, 30);
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), (std::vector<Cycle>{0, 100, 101}));
+}
+
+TEST(CoreSmIssue, StoresDrainBeforeTheWarpRetires) {
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.mem("STG.E", {}, {gpr(4), gpr(5)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    w.add("EXIT");
+  });
+  SmBench bench({}, 50, 30);
+  bench.run(kernel);
+  const SmCounters& c = bench.sm().counters();
+  EXPECT_EQ(c.stalls[StallReason::kDrain], 48u);  // cycles 2..49
+  EXPECT_EQ(c.warps_active_sum, 50u);
+  EXPECT_EQ(c.stalls.total(), 50u);
+  EXPECT_EQ(bench.observer().retires.at(0).cycle, 50u);
+}
+
+TEST(CoreSmIssue, WarpsOfACtaGoToSubPartitionsByWarpIndex) {
+  auto kernel = make_kernel(1, 256, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.add("FFMA", {gpr(1)}, {gpr(2), gpr(3), gpr(4)});
+    w.add("EXIT");
+  });
+  SmBench bench;
+  bench.run(kernel);
+  for (const IssueEvent& e : bench.observer().issues) {
+    EXPECT_EQ(e.smsp, static_cast<int>(e.warp_in_cta % 4));
+  }
+  const SmCounters& c = bench.sm().counters();
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(c.inst_issued[static_cast<std::size_t>(s)], 4u);
+  EXPECT_EQ(c.thread_inst_executed, 16u * 32u);
+}
+
+}  // namespace
+}  // namespace warpsim::core
+
+namespace warpsim::core {
+namespace {
+
+TEST(CoreSmErrors, LaunchBeyondTheOccupancyLimitIsRefused) {
+  auto kernel = testing::make_kernel(
+      3, 1024,
+      [](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) { w.add("EXIT"); });
+  testing::SmBench bench;
+  EXPECT_THROW(bench.run(kernel), InputError);  // 3 × 32 warps > 64
+  EXPECT_EQ(bench.sm().resident_ctas(), 2);
+}
+
+TEST(CoreSmErrors, UnknownOpcodeIdIsAnInputError) {
+  auto kernel = testing::make_kernel(
+      1, 32, [](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) { w.add("EXIT"); });
+  kernel.ctas[0].warps[0].instructions[0].opcode = 999;
+  testing::SmBench bench;
+  try {
+    bench.run(kernel);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("opcode id 999 is not in the kernel's opcode table"),
+              std::string::npos);
+  }
+}
+
+TEST(CoreSmErrors, LaunchBeforeStartKernelIsAnInputError) {
+  SmConfig config;
+  testing::MockMemoryPipeline pipeline(10, 10);
+  engine::Engine engine;
+  Sm sm("gpu.sm[0]", engine.add_clock_domain("sm", 1000), 0, config, pipeline);
+  traces::CtaTrace cta;
+  cta.reset(1);
+  EXPECT_THROW(sm.launch_cta(cta, 0), InputError);
+  EXPECT_FALSE(sm.busy());
+}
+
+TEST(CoreSmErrors, BadConfigIsRefusedAtConstruction) {
+  SmConfig config;
+  config.scheduler = "fifo";
+  testing::MockMemoryPipeline pipeline(10, 10);
+  engine::Engine engine;
+  EXPECT_THROW(Sm("gpu.sm[0]", engine.add_clock_domain("sm", 1000), 0, config, pipeline),
+               InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::core

@@ -1,0 +1,131 @@
+// Stall accounting: every resident warp-cycle is charged to exactly one reason, with ncu's
+// classification of each dependency.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "tests/sim/core/sm_test_bench.h"
+
+namespace warpsim::core {
+namespace {
+
+using engine::Cycle;
+using testing::make_kernel;
+using testing::SmBench;
+using traces::gpr;
+using traces::WarpBuilder;
+
+SmCounters run_one_warp(const std::function<void(WarpBuilder&)>& body, SmConfig config = {}) {
+  auto kernel = make_kernel(1, 32, [&](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    body(w);
+    w.add("EXIT");
+  });
+  SmBench bench(config, 400, 30);
+  bench.run(kernel);
+  return bench.sm().counters();
+}
+
+TEST(CoreStall, SharedLoadDependentIsShortScoreboard) {
+  const SmCounters c = run_one_warp([](WarpBuilder& w) {
+    w.mem("LDS", {gpr(2)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    w.add("FADD", {gpr(3)}, {gpr(2), gpr(3)});
+  });
+  EXPECT_EQ(c.stalls[StallReason::kShortScoreboard], 29u);
+  EXPECT_EQ(c.stalls[StallReason::kLongScoreboard], 0u);
+}
+
+TEST(CoreStall, FixedLatencyDependentIsWait) {
+  const SmCounters c = run_one_warp([](WarpBuilder& w) {
+    for (int i = 0; i < 3; ++i) w.add("FFMA", {gpr(1)}, {gpr(1), gpr(2), gpr(3)});
+  });
+  EXPECT_EQ(c.stalls[StallReason::kWait], 6u);
+  EXPECT_EQ(c.stalls[StallReason::kSelected], 4u);
+}
+
+TEST(CoreStall, MufuDependentIsShortScoreboardAndBusySfuIsMathPipeThrottle) {
+  const SmCounters dependent = run_one_warp([](WarpBuilder& w) {
+    w.add("MUFU.RSQ", {gpr(1)}, {gpr(2)});
+    w.add("FADD", {gpr(3)}, {gpr(1), gpr(3)});
+  });
+  EXPECT_EQ(dependent.stalls[StallReason::kShortScoreboard], 15u);
+  const SmCounters busy = run_one_warp([](WarpBuilder& w) {
+    for (std::uint32_t i = 0; i < 3; ++i) w.add("MUFU.EX2", {gpr(10 + i)}, {gpr(2)});
+  });
+  EXPECT_EQ(busy.stalls[StallReason::kMathPipeThrottle], 14u);  // 7 + 7
+}
+
+TEST(CoreStall, PipelineBackpressureIsChargedToItsThrottle) {
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      w.mem("LDS", {gpr(10 + i)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    }
+    w.add("EXIT");
+  });
+  SmBench bench({}, 400, 30);
+  bench.pipeline().limit_in_flight(1, PipelineBackpressure::kMio);
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), (std::vector<Cycle>{0, 30, 31}));
+  EXPECT_EQ(bench.sm().counters().stalls[StallReason::kMioThrottle], 29u);
+}
+
+TEST(CoreStall, BranchAndSleepHoldTheWarp) {
+  const SmCounters c = run_one_warp([](WarpBuilder& w) {
+    w.add("BRA");
+    w.add("NANOSLEEP").imm(20);
+  });
+  EXPECT_EQ(c.stalls[StallReason::kBranchResolving], 3u);
+  EXPECT_EQ(c.stalls[StallReason::kSleeping], 19u);
+}
+
+TEST(CoreStall, MembarWaitsForOutstandingStores) {
+  const SmCounters c = run_one_warp([](WarpBuilder& w) {
+    w.mem("STG.E", {}, {gpr(4), gpr(5)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    w.add("MEMBAR.SC.GPU");
+  });
+  EXPECT_EQ(c.stalls[StallReason::kMembar], 399u);
+}
+
+// A mixed kernel: the charged warp-cycles of every warp sum to its resident cycles.
+TEST(CoreStall, ChargedCyclesSumToResidentWarpCycles) {
+  auto kernel = make_kernel(3, 256, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t i) {
+    w.mem("LDG.E", {gpr(2)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    w.mem("LDS", {gpr(6)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    for (std::uint32_t k = 0; k < i; ++k) w.add("MUFU.EX2", {gpr(20 + k)}, {gpr(6)});
+    w.add("FFMA", {gpr(3)}, {gpr(2), gpr(6), gpr(3)});
+    w.add("BAR.SYNC").imm(0);
+    w.add("IMAD", {gpr(7)}, {gpr(3), gpr(3), gpr(7)});
+    w.mem("STG.E", {}, {gpr(4), gpr(7)}, traces::strided_addresses(w.current_mask(), 0, 4));
+    w.add("EXIT");
+  });
+  SmBench bench({}, 200, 25);
+  bench.run(kernel);
+  const SmCounters& c = bench.sm().counters();
+  EXPECT_EQ(c.stalls.total(), c.warps_active_sum);
+  EXPECT_EQ(c.warps_retired, 24u);
+  std::map<int, std::uint64_t> per_warp;
+  for (const StallEvent& e : bench.observer().stalls) per_warp[e.warp_slot] += e.cycles;
+  std::uint64_t total = 0;
+  for (const auto& [slot, cycles] : per_warp) total += cycles;
+  EXPECT_EQ(total, c.warps_active_sum);
+  EXPECT_GT(c.stalls[StallReason::kLongScoreboard], 0u);
+  EXPECT_GT(c.stalls[StallReason::kShortScoreboard], 0u);
+  EXPECT_GT(c.stalls[StallReason::kBarrier], 0u);
+  EXPECT_GT(c.stalls[StallReason::kNotSelected], 0u);
+  EXPECT_GT(c.stalls[StallReason::kDrain], 0u);
+  EXPECT_EQ(c.stalls[StallReason::kSelected], c.total_issued());
+}
+
+TEST(CoreStall, ReasonNamesAreNcus) {
+  EXPECT_EQ(stall_reason_name(StallReason::kLongScoreboard), "long_scoreboard");
+  EXPECT_EQ(stall_reason_name(StallReason::kMathPipeThrottle), "math_pipe_throttle");
+  EXPECT_EQ(stall_reason_name(StallReason::kMisc), "misc");
+  for (int r = 0; r < kStallReasonCount; ++r) {
+    const auto reason = static_cast<StallReason>(r);
+    EXPECT_EQ(parse_stall_reason(stall_reason_name(reason)), reason);
+  }
+  EXPECT_EQ(parse_stall_reason("imc_miss"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace warpsim::core

@@ -1,0 +1,111 @@
+// Each warp-scheduler policy issues in its documented order (one SMSP, 4 warps).
+#include "sim/core/warp_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "arch/error.h"
+#include "tests/sim/core/sm_test_bench.h"
+
+namespace warpsim::core {
+namespace {
+
+using testing::make_kernel;
+using testing::SmBench;
+using traces::gpr;
+
+struct PolicyCase {
+  std::string policy;
+  std::vector<int> order;  // warp slots in issue order
+};
+
+class CoreScheduler : public ::testing::TestWithParam<PolicyCase> {};
+
+TEST_P(CoreScheduler, IssuesInTheDocumentedOrder) {
+  SmConfig config;
+  config.limits.sub_partitions = 1;
+  config.scheduler = GetParam().policy;
+  config.two_level_active_warps = 2;
+  // 4 warps, each 3 independent FFMAs and EXIT: every warp is always eligible.
+  auto kernel =
+      make_kernel(1, 128, [](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+        for (std::uint32_t i = 0; i < 3; ++i)
+          w.add("FFMA", {gpr(10 + i)}, {gpr(1), gpr(2), gpr(3)});
+        w.add("EXIT");
+      });
+  SmBench bench(config);
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_order(), GetParam().order);
+  // One SMSP issues one instruction per cycle, with no gaps.
+  const auto& issues = bench.observer().issues;
+  for (std::size_t i = 0; i < issues.size(); ++i) EXPECT_EQ(issues[i].cycle, i);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, CoreScheduler,
+    ::testing::Values(PolicyCase{"gto", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
+                      PolicyCase{"lrr", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
+                      PolicyCase{"two_level", {0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3}}),
+    [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.policy; });
+
+TEST(CoreSchedulerRegistry, ListsThePolicies) {
+  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"gto", "lrr", "two_level"}));
+}
+
+TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
+  SmConfig config;
+  config.scheduler = "oldest_first";
+  try {
+    make_warp_scheduler(config);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "SM config: field 'sm.scheduler' names an unknown warp-scheduler policy "
+              "'oldest_first' (known: gto, lrr, two_level)");
+  }
+}
+
+TEST(CoreSchedulerRegistry, GtoFallsBackToTheOldest) {
+  SmConfig config;
+  auto gto = make_warp_scheduler(config);
+  gto->add_warp(5);
+  gto->add_warp(2);
+  gto->add_warp(9);
+  EXPECT_EQ(gto->pick((1u << 2) | (1u << 9)), 2);  // 5 is older but not eligible
+  gto->issued(9);
+  EXPECT_EQ(gto->pick((1u << 2) | (1u << 9) | (1u << 5)), 9);  // greedy
+  gto->remove_warp(9);
+  EXPECT_EQ(gto->pick((1u << 2) | (1u << 5)), 5);
+}
+
+TEST(CoreSchedulerRegistry, LrrWrapsAround) {
+  SmConfig config;
+  config.scheduler = "lrr";
+  auto lrr = make_warp_scheduler(config);
+  for (int s : {1, 4, 7}) lrr->add_warp(s);
+  lrr->issued(7);
+  EXPECT_EQ(lrr->pick((1u << 1) | (1u << 4)), 1);
+  lrr->issued(1);
+  EXPECT_EQ(lrr->pick((1u << 1) | (1u << 4) | (1u << 7)), 4);
+}
+
+TEST(CoreSchedulerRegistry, TwoLevelDemotesAWarpOnALongStall) {
+  SmConfig config;
+  config.scheduler = "two_level";
+  config.two_level_active_warps = 2;
+  auto two = make_warp_scheduler(config);
+  for (int s : {0, 1, 2, 3}) two->add_warp(s);
+  EXPECT_EQ(two->issuable(), 0b0011u);
+  EXPECT_EQ(two->pick(0b1100u), -1);  // pending warps cannot issue
+  two->long_stall(0);
+  EXPECT_EQ(two->issuable(), 0b0110u);
+  two->long_stall(1);
+  EXPECT_EQ(two->issuable(), 0b1100u);
+  two->remove_warp(2);
+  EXPECT_EQ(two->issuable(), 0b1001u);  // the oldest pending warp (0) returns
+}
+
+}  // namespace
+}  // namespace warpsim::core
