@@ -1,14 +1,43 @@
-// `warpsim run`: simulate a workload model or a trace file on an architecture description.
-// The options are the contract of DESIGN.md; the simulation itself arrives with the SM and memory
-// models, and until then the command validates its arguments and says the model is not built.
+// `warpsim run`: simulate a workload model or a trace file on an architecture description and
+// report every kernel with Nsight Compute's metric names: a text report on stdout, and optionally
+// JSON, long-format CSV and a Perfetto timeline.
+#include <chrono>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "arch/error.h"
+#include "arch/loader.h"
 #include "sim/cli/command.h"
 #include "sim/cli/options.h"
+#include "sim/cli/progress.h"
+#include "sim/cli/version.h"
+#include "sim/gpu/gpu.h"
+#include "sim/gpu/gpu_config.h"
+#include "sim/gpu/timeline.h"
+#include "sim/stats/csv_writer.h"
+#include "sim/stats/json_writer.h"
+#include "sim/stats/text_writer.h"
+#include "workloads/workload.h"
 
 namespace warpsim::cli {
+namespace {
+
+std::vector<std::string> strings(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm.at(name).as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+// Opens `path` for writing before the simulation starts, so a bad path fails fast.
+std::unique_ptr<std::ofstream> open_output(const po::variables_map& vm, const char* option) {
+  if (!vm.count(option)) return nullptr;
+  const std::string path = vm.at(option).as<std::string>();
+  auto out = std::make_unique<std::ofstream>(path);
+  if (!*out) throw InputError("--" + std::string(option) + " " + path + ": cannot open for writing");
+  return out;
+}
+
+}  // namespace
 
 int run_command(const Args& args, CommandIo& io) {
   po::options_description options("options");
@@ -32,7 +61,7 @@ int run_command(const Args& args, CommandIo& io) {
       "                   [--json FILE] [--csv FILE] [--timeline FILE.json] [--threads N] "
       "[--quiet]",
       "Simulates a workload model or a trace on an architecture and reports Nsight Compute-named\n"
-      "metrics per kernel."};
+      "metrics per kernel. `warpsim workload list` names the models."};
   const auto vm = parse_args(args, options, {}, usage, io);
   if (!vm) return kExitOk;
   const bool has_workload = vm->count("workload") > 0;
@@ -41,10 +70,58 @@ int run_command(const Args& args, CommandIo& io) {
     throw InputError("give exactly one of --workload <name> or --trace <file>\nusage: " +
                      usage.synopsis);
   }
-  if (vm->at("threads").as<unsigned>() == 0) {
-    throw InputError("--threads: expected a positive number of threads, got 0");
-  }
-  not_built("warpsim run", "the SM and memory model that simulates kernels");
+  const unsigned threads = vm->at("threads").as<unsigned>();
+  if (threads == 0) throw InputError("--threads: expected a positive number of threads, got 0");
+  if (has_trace) not_built("warpsim run --trace", "reading trace files");
+
+  const arch::LoadedSpec spec = arch::load_spec(vm->at("arch").as<std::string>(), strings(*vm, "set"));
+  const gpu::GpuConfig config = gpu::gpu_config_from_spec(spec.spec);
+  for (const std::string& w : config.warnings) io.err << "warpsim run: warning: " << w << "\n";
+  const workloads::Workload& model = workloads::find_workload(vm->at("workload").as<std::string>());
+  const workloads::Params params =
+      workloads::Params::parse(model.params(), strings(*vm, "param"), std::string(model.name()));
+  auto source = model.make_source(params);
+
+  auto json = open_output(*vm, "json");
+  auto csv = open_output(*vm, "csv");
+  auto timeline_file = open_output(*vm, "timeline");
+  std::unique_ptr<gpu::Timeline> timeline;
+  if (timeline_file) timeline = std::make_unique<gpu::Timeline>(config.sms, config.sm_mhz);
+
+  ProgressBar bar(io.err, io.err_is_terminal && !vm->at("quiet").as<bool>());
+  gpu::SimulationOptions sim;
+  sim.threads = threads;
+  sim.timeline = timeline.get();
+  ProgressState state;
+  state.kernels_total = 1;
+  sim.progress = [&](const gpu::RunProgress& p) {
+    state.kernels_done = p.kernels_done;
+    state.ctas_retired = p.ctas_retired;
+    state.ctas_total = p.ctas_total;
+    state.simulated_cycles = p.simulated_cycles;
+    state.warp_instructions = p.warp_instructions;
+    bar.update(state);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t instructions = 0;
+  stats::RunReport report;
+  report.kernels = gpu::simulate(config, *source, sim, &instructions);
+  report.simulation.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  state.kernels_done = report.kernels.size();
+  state.warp_instructions = instructions;
+  bar.finish(state);
+  report.warpsim_version = kVersion;
+  report.arch_name = config.name;
+  report.set_arch_config(spec.spec);
+  report.simulation.warp_instructions = instructions;
+  report.simulation.threads = threads;
+
+  stats::write_text(report, io.out);
+  if (json) stats::write_json(report, *json);
+  if (csv) stats::write_csv(report, *csv);
+  if (timeline) timeline->write(*timeline_file);
+  return kExitOk;
 }
 
 }  // namespace warpsim::cli

@@ -44,22 +44,26 @@ CtaDispatcher::CtaDispatcher(std::string name, const engine::ClockDomain& domain
   }
 }
 
+KernelLaunch kernel_launch(const traces::KernelInfo& kernel) {
+  KernelLaunch launch;
+  launch.threads_per_cta = static_cast<int>(kernel.block.volume());
+  launch.registers_per_thread = static_cast<int>(kernel.registers_per_thread);
+  launch.static_shared_bytes = kernel.static_shared_bytes;
+  launch.dynamic_shared_bytes = kernel.dynamic_shared_bytes;
+  launch.cluster_size = static_cast<int>(kernel.cluster.volume());
+  return launch;
+}
+
 bool CtaDispatcher::start_next_kernel(Cycle now) {
   if (!source_->next_kernel(kernel_)) {
     exhausted_ = true;
     return false;
   }
   kernel_.validate(source_->describe());
-  KernelLaunch launch;
-  launch.threads_per_cta = static_cast<int>(kernel_.block.volume());
-  launch.registers_per_thread = static_cast<int>(kernel_.registers_per_thread);
-  launch.static_shared_bytes = kernel_.static_shared_bytes;
-  launch.dynamic_shared_bytes = kernel_.dynamic_shared_bytes;
-  launch.cluster_size = static_cast<int>(kernel_.cluster.volume());
   current_ = KernelRecord{};
   current_.name = kernel_.name;
   current_.id = kernel_.id;
-  current_.occupancy = compute_occupancy(config_.limits, launch);
+  current_.occupancy = compute_occupancy(config_.limits, kernel_launch(kernel_));
   current_.start = now + 1;
   current_.max_warps_per_sm = config_.limits.max_warps_per_sm;
   active_ = true;

@@ -58,6 +58,9 @@ struct KernelRecord {
   double achieved_occupancy_pct() const;
 };
 
+/// What a kernel's launch asks of each CTA (the occupancy calculator's input).
+KernelLaunch kernel_launch(const traces::KernelInfo& kernel);
+
 /// Places the CTAs of a stream of kernels on SMs.
 class CtaDispatcher final : public engine::Component {
  public:

@@ -15,11 +15,15 @@ using engine::kSleep;
 
 Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config,
        MemoryPipeline& pipeline)
+    : Sm(std::move(name), domain, sm_id, config) {
+  pipeline_ = &pipeline;
+}
+
+Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config)
     : Component(std::move(name), domain),
       config_(config),
       id_(sm_id),
       smsps_(config.limits.sub_partitions),
-      pipeline_(&pipeline),
       decoder_(config) {
   validate_sm_config(config);
   for (int s = 0; s < smsps_; ++s) {
@@ -229,6 +233,7 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
 Cycle Sm::tick(Cycle now) {
   account(now);
   wake_hint_ = kSleep;
+  if (pipeline_ == nullptr) throw InternalError(name() + ": no memory pipeline attached");
   Cycle next = pipeline_->advance(now, *this);
   issued_count_ = 0;
   for (int s = 0; s < smsps_; ++s) {
@@ -249,11 +254,13 @@ Cycle Sm::tick(Cycle now) {
   return next;
 }
 
-bool Sm::busy() const { return resident_warps_ > 0 || !pipeline_->idle(); }
+bool Sm::busy() const {
+  return resident_warps_ > 0 || (pipeline_ != nullptr && !pipeline_->idle());
+}
 
 void Sm::dump_state(std::ostream& out) const {
   out << "ctas=" << resident_ctas_ << " warps=" << resident_warps_
-      << " pipeline_idle=" << pipeline_->idle() << '\n';
+      << " pipeline_idle=" << (pipeline_ == nullptr || pipeline_->idle()) << '\n';
   for (std::size_t slot = 0; slot < warps_.size(); ++slot) {
     const Warp& w = warps_[slot];
     if (!w.resident) continue;

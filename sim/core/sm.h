@@ -61,6 +61,11 @@ class Sm final : public engine::Component, private CompletionSink {
   /// must outlive it.
   Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config,
      MemoryPipeline& pipeline);
+  /// An SM whose pipeline is attached later with set_memory_pipeline() (the pipeline's ports need
+  /// the SM registered first). Ticking without one is an InternalError.
+  Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmConfig& config);
+  /// Attaches the memory pipeline (before the first tick).
+  void set_memory_pipeline(MemoryPipeline& pipeline) { pipeline_ = &pipeline; }
   ~Sm() override;
 
   /// Prepares for CTAs of `kernel` (decodes its opcodes) with the per-CTA resources of
@@ -130,7 +135,7 @@ class Sm final : public engine::Component, private CompletionSink {
   const SmConfig& config_;
   int id_;
   int smsps_;
-  MemoryPipeline* pipeline_;
+  MemoryPipeline* pipeline_ = nullptr;
   Observer* observer_ = nullptr;
   engine::Port<CtaRetired>* retire_port_ = nullptr;
   OpcodeDecoder decoder_;

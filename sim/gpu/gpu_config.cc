@@ -1,0 +1,228 @@
+#include "sim/gpu/gpu_config.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "arch/derived.h"
+#include "arch/error.h"
+
+namespace warpsim::gpu {
+namespace {
+
+template <class T>
+T need(bool present, T value, const char* field) {
+  if (!present) throw InputError(std::string("architecture description: ") + field +
+                                 " is required to simulate");
+  return value;
+}
+
+void fill_limits(const arch::Spec& s, core::SmLimits& l) {
+  const auto& occ = s.occupancy();
+  const auto& rf = s.register_file();
+  const auto& sh = s.shared_memory();
+  l.warp_size = static_cast<int>(need(s.sm().has_warp_size(), s.sm().warp_size(), "sm.warp_size"));
+  l.sub_partitions = static_cast<int>(
+      need(s.sm().has_sub_partitions(), s.sm().sub_partitions(), "sm.sub_partitions"));
+  if (occ.has_max_warps_per_sm()) l.max_warps_per_sm = static_cast<int>(occ.max_warps_per_sm());
+  if (occ.has_max_threads_per_sm()) l.max_threads_per_sm = static_cast<int>(occ.max_threads_per_sm());
+  if (occ.has_max_ctas_per_sm()) l.max_ctas_per_sm = static_cast<int>(occ.max_ctas_per_sm());
+  if (occ.has_max_threads_per_cta()) {
+    l.max_threads_per_cta = static_cast<int>(occ.max_threads_per_cta());
+  }
+  if (occ.has_max_cluster_size_ctas()) {
+    l.max_cluster_size = static_cast<int>(occ.max_cluster_size_ctas());
+  }
+  if (rf.has_registers_per_sm()) l.registers_per_sm = static_cast<int>(rf.registers_per_sm());
+  if (rf.has_max_registers_per_cta()) {
+    l.max_registers_per_cta = static_cast<int>(rf.max_registers_per_cta());
+  }
+  if (rf.has_max_registers_per_thread()) {
+    l.max_registers_per_thread = static_cast<int>(rf.max_registers_per_thread());
+  }
+  if (rf.has_allocation_unit_registers()) {
+    l.register_allocation_unit = static_cast<int>(rf.allocation_unit_registers());
+  }
+  if (sh.has_per_sm_max_bytes()) l.shared_memory_per_sm_bytes = static_cast<int64_t>(sh.per_sm_max_bytes());
+  if (sh.has_per_cta_max_bytes()) {
+    l.max_shared_memory_per_cta_bytes = static_cast<int64_t>(sh.per_cta_max_bytes());
+  }
+  if (sh.has_allocation_unit_bytes()) {
+    l.shared_memory_allocation_unit_bytes = sh.allocation_unit_bytes();
+  }
+  if (sh.has_reserved_per_cta_bytes()) {
+    l.reserved_shared_memory_per_cta_bytes = sh.reserved_per_cta_bytes();
+  }
+  if (s.l1().shared_carveout_kb_size() > 0) {
+    l.carveout_choices_bytes.clear();
+    for (uint32_t kb : s.l1().shared_carveout_kb()) {
+      l.carveout_choices_bytes.push_back(int64_t{kb} * 1024);
+    }
+    std::sort(l.carveout_choices_bytes.begin(), l.carveout_choices_bytes.end());
+  }
+}
+
+void fill_units(const arch::Spec& s, core::SmConfig& c) {
+  for (int k = 0; k < core::kOpClassCount; ++k) {
+    const auto op = static_cast<arch::OpClass>(k);
+    if (op == arch::OP_CLASS_UNKNOWN) continue;
+    const arch::FunctionalUnit& u = arch::functional_unit(s, op);
+    if (u.has_latency_cycles()) c.units[k].latency_cycles = static_cast<int>(u.latency_cycles());
+    if (u.has_initiation_interval_cycles()) {
+      c.units[k].initiation_interval_cycles = static_cast<int>(u.initiation_interval_cycles());
+    }
+  }
+}
+
+void fill_tensor(const arch::Spec& s, core::TensorConfig& t) {
+  if (s.tensor().dense_flops_per_clk_per_sm_size() > 0) t.dense_flop_per_clk_per_sm.fill(0);
+  for (const auto& [key, rate] : s.tensor().dense_flops_per_clk_per_sm()) {
+    for (int k = 0; k < core::kTensorTypeCount; ++k) {
+      if (core::tensor_type_name(static_cast<core::TensorType>(k)) == key) {
+        t.dense_flop_per_clk_per_sm[k] = rate;
+      }
+    }
+  }
+  for (const auto& [key, shape] : s.tensor().shapes()) {
+    if (shape.issue_scope() == arch::Tensor::WARP) {
+      if (shape.has_latency_cycles()) t.mma_sync_latency_cycles = static_cast<int>(shape.latency_cycles());
+      t.mma_sync_fraction_of_peak = shape.fraction_of_peak();
+    }
+  }
+}
+
+}  // namespace
+
+GpuConfig gpu_config_from_spec(const arch::Spec& s) {
+  GpuConfig g;
+  g.name = s.name();
+  g.sms = static_cast<int>(need(s.sm().has_count(), s.sm().count(), "sm.count"));
+  g.sm_mhz = need(s.clocks().has_sm_mhz(), s.clocks().sm_mhz(), "clocks.sm_mhz");
+  g.l2_mhz = s.clocks().has_l2_mhz() ? s.clocks().l2_mhz() : g.sm_mhz;
+
+  // The SM issue core.
+  fill_limits(s, g.sm.limits);
+  fill_units(s, g.sm);
+  fill_tensor(s, g.sm.tensor);
+  g.sm.scheduler = s.sm().scheduler_policy();
+  if (s.sm().has_issue_width_per_scheduler()) {
+    g.sm.issue_width = static_cast<int>(s.sm().issue_width_per_scheduler());
+  }
+  if (s.sm().has_valu_cycles_per_instruction()) {
+    g.sm.amd.valu_simd_cycles = static_cast<int>(s.sm().valu_cycles_per_instruction());
+  }
+
+  // The SM memory pipeline.
+  core::SmMemoryConfig& m = g.sm_memory;
+  m.sub_partitions = g.sm.limits.sub_partitions;
+  const auto& l1 = s.l1();
+  const auto& sh = s.shared_memory();
+  if (sh.has_latency_cycles()) m.shared_latency_cycles = static_cast<int>(sh.latency_cycles());
+  if (sh.has_banks()) m.shared_banks = static_cast<int>(sh.banks());
+  if (sh.has_bank_width_bytes()) m.shared_bank_width_bytes = static_cast<int>(sh.bank_width_bytes());
+  if (l1.has_capacity_bytes()) m.unified_l1_shared_bytes = l1.capacity_bytes();
+  if (l1.has_line_bytes()) m.l1_line_bytes = static_cast<int>(l1.line_bytes());
+  if (l1.has_sector_bytes()) m.l1_sector_bytes = static_cast<int>(l1.sector_bytes());
+  if (l1.has_ways()) m.l1_ways = static_cast<int>(l1.ways());
+  if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
+  if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
+  if (l1.has_bandwidth_bytes_per_clk() && m.l1_sector_bytes > 0) {
+    m.l1_tag_sectors_per_cycle =
+        std::max(1, static_cast<int>(l1.bandwidth_bytes_per_clk()) / m.l1_sector_bytes);
+  }
+
+  // The memory system. The description's L2 latencies are load-to-use from an SM (pointer chase,
+  // SM cycles); the slice's own hit latency is what remains after the L1 lookup, the two NoC
+  // traversals and the port cycles.
+  mem::MemorySystemConfig& ms = g.memory;
+  const auto& l2 = s.l2();
+  ms.sms = static_cast<uint32_t>(g.sms);
+  ms.l2_slices = need(l2.has_slices(), l2.slices(), "l2.slices");
+  ms.l2_partitions = l2.has_partitions() ? l2.partitions() : 1;
+  ms.l2_address_hash = l2.address_hash();
+  ms.noc.latency_cycles = s.noc().has_latency_cycles() ? s.noc().latency_cycles() : 1;
+  if (s.noc().has_bandwidth_bytes_per_clk_per_port()) {
+    ms.noc.port_bytes_per_cycle = s.noc().bandwidth_bytes_per_clk_per_port();
+  }
+  if (s.noc().has_bandwidth_bytes_per_clk()) {
+    ms.noc.total_bytes_per_cycle = s.noc().bandwidth_bytes_per_clk();
+  }
+  ms.l2.tags.size_bytes = arch::l2_size_bytes(s) / ms.l2_slices;
+  if (l2.has_ways()) ms.l2.tags.ways = l2.ways();
+  ms.l2.tags.replacement = l2.replacement_policy();
+  const double l2_per_sm_cycle = g.l2_mhz / g.sm_mhz;
+  const auto slice_latency = [&](uint32_t load_to_use) {
+    const double overhead = m.l1_hit_latency_cycles + 2.0 + 2.0 * ms.noc.latency_cycles / l2_per_sm_cycle;
+    return static_cast<uint32_t>(std::max(1.0, std::round((load_to_use - overhead) * l2_per_sm_cycle)));
+  };
+  if (l2.has_near_hit_latency_cycles()) ms.l2.hit_latency_near_cycles = slice_latency(l2.near_hit_latency_cycles());
+  if (l2.has_far_hit_latency_cycles()) ms.l2.hit_latency_far_cycles = slice_latency(l2.far_hit_latency_cycles());
+  if (l2.has_bandwidth_bytes_per_clk_per_slice() && m.l1_sector_bytes > 0) {
+    ms.l2.sectors_per_cycle = std::max<uint32_t>(1, l2.bandwidth_bytes_per_clk_per_slice() / 32);
+  }
+  if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
+
+  const auto& hbm = s.hbm();
+  const uint32_t pseudo = hbm.has_pseudo_channels_per_channel() ? hbm.pseudo_channels_per_channel() : 1;
+  ms.dram_geometry.channels = need(hbm.has_channels(), hbm.channels(), "hbm.channels") * pseudo;
+  if (hbm.has_bank_groups_per_pseudo_channel()) {
+    ms.dram_geometry.bank_groups = hbm.bank_groups_per_pseudo_channel();
+  }
+  if (hbm.has_banks_per_bank_group()) ms.dram_geometry.banks_per_group = hbm.banks_per_bank_group();
+  if (hbm.has_row_bytes()) ms.dram_geometry.row_bytes = hbm.row_bytes();
+  if (hbm.has_address_mapping()) ms.dram_mapping = hbm.address_mapping();
+  ms.dram.scheduler = hbm.scheduler();
+  if (hbm.has_queue_depth_per_channel()) {
+    ms.dram.read_queue_entries = hbm.queue_depth_per_channel();
+    ms.dram.write_queue_entries = hbm.queue_depth_per_channel();
+    ms.dram.write_drain_high = hbm.queue_depth_per_channel() * 3 / 4;
+    ms.dram.write_drain_low = hbm.queue_depth_per_channel() / 4;
+  }
+  // Double data rate: the command clock is half the pin rate; each pseudo-channel moves its
+  // width twice per clock, and a burst carries one 32-byte sector.
+  const double rate = need(hbm.has_data_rate_gbps_per_pin(), hbm.data_rate_gbps_per_pin(),
+                           "hbm.data_rate_gbps_per_pin");
+  g.memory_mhz = rate * 1000.0 / 2.0;
+  const uint32_t width_bits = need(hbm.has_channel_width_bits(), hbm.channel_width_bits(),
+                                   "hbm.channel_width_bits") / pseudo;
+  ms.dram.bytes_per_cycle = width_bits / 8 * 2;
+  if (ms.dram.bytes_per_cycle == 0 || 64 % ms.dram.bytes_per_cycle != 0) {
+    throw InputError("architecture description: hbm.channel_width_bits / pseudo_channels_per_channel = " +
+                     std::to_string(width_bits) + " bits cannot carry 32-byte bursts");
+  }
+  ms.dram.burst_length = 64 / ms.dram.bytes_per_cycle;
+  const auto& t = hbm.timings();
+  mem::DramTiming& d = ms.dram.timing;
+  if (t.has_rcd_cycles()) d.rcd_cycles = t.rcd_cycles();
+  if (t.has_rp_cycles()) d.rp_cycles = t.rp_cycles();
+  if (t.has_ras_cycles()) d.ras_cycles = t.ras_cycles();
+  if (t.has_cl_cycles()) d.cl_cycles = t.cl_cycles();
+  if (t.has_cwl_cycles()) d.cwl_cycles = t.cwl_cycles();
+  if (t.has_ccd_s_cycles()) d.ccd_s_cycles = t.ccd_s_cycles();
+  if (t.has_ccd_l_cycles()) d.ccd_l_cycles = t.ccd_l_cycles();
+  if (t.has_rrd_s_cycles()) d.rrd_s_cycles = t.rrd_s_cycles();
+  if (t.has_rrd_l_cycles()) d.rrd_l_cycles = t.rrd_l_cycles();
+  if (t.has_faw_cycles()) d.faw_cycles = t.faw_cycles();
+  if (t.has_wr_cycles()) d.wr_cycles = t.wr_cycles();
+  if (t.has_wtr_cycles()) d.wtr_cycles = t.wtr_cycles();
+  if (t.has_rtp_cycles()) d.rtp_cycles = t.rtp_cycles();
+  if (t.has_refi_cycles()) d.refi_cycles = t.refi_cycles();
+  if (t.has_rfc_cycles()) d.rfc_cycles = t.rfc_cycles();
+
+  // Kernel boundaries.
+  if (s.launch().has_overhead_ns()) {
+    g.dispatch.kernel_launch_overhead_cycles =
+        static_cast<uint64_t>(std::llround(s.launch().overhead_ns() * g.sm_mhz / 1000.0));
+  }
+  g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
+  if (s.dies().count() > 1) {
+    g.warnings.push_back(s.name() + " has " + std::to_string(s.dies().count()) +
+                         " dies: simulated as one die (the die-to-die link and per-die L2 are "
+                         "not modelled yet)");
+  }
+  if (s.has_memory_side_cache()) {
+    g.warnings.push_back(s.name() + "'s memory-side cache is not modelled yet");
+  }
+  return g;
+}
+
+}  // namespace warpsim::gpu
