@@ -25,5 +25,6 @@ fi
 cmake --preset release
 cmake --build --preset release
 
-# The main job. Until the SM and memory models land, it lists the architecture presets.
+# The main job: the presets, then a demo simulation of saxpy (its CUDA twin's SASS) on the H200.
 ./build/release/warpsim arch list
+./build/release/warpsim run --arch h200 --workload saxpy --param n=1048576

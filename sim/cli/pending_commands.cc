@@ -1,4 +1,4 @@
-// The subcommands whose models are not built yet: `trace`, `validate` and `replay`.
+// The subcommands whose models are not built yet: `trace` and `replay`.
 // Each parses its documented arguments (so --help and usage errors work now) and then reports, with
 // exit status 2, which part is missing. Nothing succeeds silently.
 #include <string>
@@ -54,19 +54,6 @@ int trace_command(const Args& args, CommandIo& io) {
                           "Inspects trace files and converts between the native .wstrace format\n"
                           "and Accel-Sim traces.",
                           "the trace file readers and writers");
-}
-
-int validate_command(const Args& args, CommandIo& io) {
-  po::options_description options("options");
-  options.add_options()
-      ("reference", po::value<std::string>()->required(), "reference directory, e.g. "
-       "validate/reference/h200")
-      ("arch", po::value<std::string>()->default_value("h200"), "architecture to simulate")
-      ("report", po::value<std::string>(), "write a Markdown report with a scatter plot to FILE");
-  const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
-                    "Simulates every reference point and compares it with the measurement."};
-  if (!parse_args(args, options, {}, usage, io)) return kExitOk;
-  not_built("warpsim validate", "the validation module");
 }
 
 int replay_command(const Args& args, CommandIo& io) {

@@ -186,7 +186,10 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
   const OpcodeDecode& d = decoder_[inst.opcode];
   set_reason(w, slot, now, StallReason::kSelected);
   ++counters_.inst_issued[w.smsp];
-  counters_.thread_inst_executed += traces::popcount(inst.active_mask);
+  // ncu counts active threads whatever the guard predicate: add the predicated-off lanes.
+  traces::LaneMask threads = inst.active_mask;
+  if (inst.extras != traces::kNoExtras) threads |= w.trace->extras[inst.extras].predicated_off;
+  counters_.thread_inst_executed += traces::popcount(threads);
   ++counters_.inst_per_op_class[d.op_class];
   ++counters_.inst_per_opcode[inst.opcode];
   if (observer_ != nullptr) {

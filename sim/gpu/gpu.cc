@@ -75,7 +75,7 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
     if (options.timeline != nullptr) sms[i]->set_observer(&options.timeline->observer(i));
   }
   if (options.timeline != nullptr) {
-    options.timeline->start_kernel(info.name, info.opcodes.get(), start_cycle);
+    options.timeline->start_kernel(info.name, info.opcodes, start_cycle);
   }
 
   OneKernel one(info, source);

@@ -72,9 +72,11 @@ Timeline::~Timeline() = default;
 
 core::Observer& Timeline::observer(int sm) { return *recorders_.at(static_cast<size_t>(sm)); }
 
-void Timeline::start_kernel(const std::string& name, const traces::OpcodeTable* opcodes,
+void Timeline::start_kernel(const std::string& name,
+                            std::shared_ptr<const traces::OpcodeTable> opcodes,
                             std::uint64_t start_cycle) {
-  opcodes_ = opcodes;
+  opcodes_ = opcodes.get();
+  tables_.push_back(std::move(opcodes));
   kernels_.emplace_back(name, start_cycle);
 }
 

@@ -28,8 +28,9 @@ class Timeline {
 
   /// The observer to attach to SM `sm`.
   core::Observer& observer(int sm);
-  /// Names the opcodes of the kernel that starts at cycle `start_cycle`.
-  void start_kernel(const std::string& name, const traces::OpcodeTable* opcodes,
+  /// Names the opcodes of the kernel that starts at cycle `start_cycle`; the timeline keeps the
+  /// table alive until it is written.
+  void start_kernel(const std::string& name, std::shared_ptr<const traces::OpcodeTable> opcodes,
                     std::uint64_t start_cycle);
   /// Writes the trace-event JSON.
   void write(std::ostream& os) const;
@@ -43,7 +44,8 @@ class Timeline {
   std::uint64_t max_events_per_sm_;
   std::vector<std::unique_ptr<SmRecorder>> recorders_;
   std::vector<std::pair<std::string, std::uint64_t>> kernels_;
-  const traces::OpcodeTable* opcodes_ = nullptr;
+  const traces::OpcodeTable* opcodes_ = nullptr;  // the current kernel's
+  std::vector<std::shared_ptr<const traces::OpcodeTable>> tables_;
 };
 
 }  // namespace warpsim::gpu

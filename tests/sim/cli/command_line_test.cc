@@ -62,10 +62,9 @@ TEST_P(CliNotBuiltYet, SaysSoAndExits2) {
 
 INSTANTIATE_TEST_SUITE_P(
     Commands, CliNotBuiltYet,
-    ::testing::Values(Args{"run", "--workload", "saxpy"}, Args{"run", "--trace", "k.wstrace"},
+    ::testing::Values(Args{"run", "--trace", "k.wstrace"},
                       Args{"trace", "info", "x.wstrace"},
                       Args{"trace", "convert", "kernelslist.g", "out.wstrace"},
-                      Args{"validate", "--reference", "validate/reference/h200"},
                       Args{"replay", "report.ncu-rep", "--arch", "b200"}));
 
 class CliUsageErrors : public ::testing::TestWithParam<std::pair<Args, std::string>> {};

@@ -1,0 +1,127 @@
+// `warpsim validate`: simulates every point of a reference captured on a real GPU (workload model
+// and parameters as the CUDA twin was launched), compares the simulated Nsight Compute metrics
+// with the measured ones, prints the per-point table and per-metric summary, optionally writes a
+// Markdown report with an SVG scatter plot, and exits 1 when a recorded threshold is missed.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "arch/error.h"
+#include "arch/loader.h"
+#include "sim/cli/command.h"
+#include "sim/cli/options.h"
+#include "sim/gpu/gpu.h"
+#include "sim/gpu/gpu_config.h"
+#include "validate/reference.h"
+#include "validate/report.h"
+#include "validate/thresholds.h"
+#include "workloads/workload.h"
+
+namespace warpsim::cli {
+namespace {
+
+// The point's parameters that its model declares (twins also record derived ones).
+std::vector<std::string> model_params(const workloads::Workload& model,
+                                      const std::vector<std::string>& params) {
+  std::vector<std::string> out;
+  for (const std::string& kv : params) {
+    const std::string key = kv.substr(0, kv.find('='));
+    for (const auto& spec : model.params()) {
+      if (spec.name == key) out.push_back(kv);
+    }
+  }
+  return out;
+}
+
+validate::PointResult simulate_point(const validate::ReferencePoint& point,
+                                     const gpu::GpuConfig& config, unsigned threads,
+                                     double max_instructions) {
+  validate::PointResult result;
+  result.point = &point;
+  const auto measured = point.measured.find("smsp__inst_executed.sum");
+  if (max_instructions > 0 && measured != point.measured.end() &&
+      measured->second > max_instructions) {
+    result.failure = "skipped (more than --max-instructions)";
+    return result;
+  }
+  try {
+    const workloads::Workload& model = workloads::find_workload(point.kernel);
+    auto source = model.make_source(
+        workloads::Params::parse(model.params(), model_params(model, point.params), point.kernel));
+    gpu::SimulationOptions options;
+    options.threads = threads;
+    const auto reports = gpu::simulate(config, *source, options);
+    if (reports.empty()) throw InternalError("no kernel simulated");
+    for (const auto& sample : reports.front().snapshot.metrics) {
+      if (!stats::is_undefined(sample.value)) {
+        result.simulated[sample.name] = stats::to_double(sample.value);
+      }
+    }
+  } catch (const InputError& e) {
+    result.failure = e.what();
+  }
+  return result;
+}
+
+}  // namespace
+
+int validate_command(const Args& args, CommandIo& io) {
+  po::options_description options("options");
+  options.add_options()
+      ("reference", po::value<std::string>()->required(),
+       "reference directory, e.g. validate/reference/h200")
+      ("arch", po::value<std::string>()->default_value("h200"), "architecture to simulate")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override a field of the description: --set path=value (repeatable)")
+      ("report", po::value<std::string>(), "write a Markdown report (and an SVG beside it) to FILE")
+      ("thresholds", po::value<std::string>(),
+       "thresholds file (default: thresholds.textproto two folders above the reference)")
+      ("only", po::value<std::string>(), "simulate only points whose name contains this text")
+      ("max-instructions", po::value<double>()->default_value(0),
+       "skip points that executed more warp instructions than this on the GPU (0: none)")
+      ("threads", po::value<unsigned>()->default_value(1), "simulation threads");
+  const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
+                    "Simulates every reference point and compares it with the measurement."};
+  const auto vm = parse_args(args, options, {}, usage, io);
+  if (!vm) return kExitOk;
+  const std::string dir = vm->at("reference").as<std::string>();
+  const validate::Reference reference = validate::load_reference(dir);
+  const std::string thresholds_path =
+      vm->count("thresholds")
+          ? vm->at("thresholds").as<std::string>()
+          : (std::filesystem::path(dir).lexically_normal().parent_path().parent_path() /
+             "thresholds.textproto")
+                .string();
+  const validate::Thresholds thresholds = validate::load_thresholds(thresholds_path);
+  const std::vector<std::string> sets =
+      vm->count("set") ? vm->at("set").as<std::vector<std::string>>() : std::vector<std::string>{};
+  const arch::LoadedSpec spec = arch::load_spec(vm->at("arch").as<std::string>(), sets);
+  const gpu::GpuConfig config = gpu::gpu_config_from_spec(spec.spec);
+
+  validate::ValidationRun run;
+  run.reference_dir = dir;
+  run.gpu = reference.gpu;
+  run.arch = config.name;
+  const std::string only = vm->count("only") ? vm->at("only").as<std::string>() : "";
+  for (const auto& point : reference.points) {
+    if (!only.empty() && point.name.find(only) == std::string::npos) continue;
+    run.results.push_back(simulate_point(point, config, vm->at("threads").as<unsigned>(),
+                                         vm->at("max-instructions").as<double>()));
+  }
+  run.summaries = validate::summarize_all(run.results);
+  if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
+  validate::write_table(io.out, run);
+  if (vm->count("report")) {
+    const std::filesystem::path md = vm->at("report").as<std::string>();
+    std::filesystem::path svg = md;
+    svg.replace_extension(".svg");
+    std::ofstream md_out(md), svg_out(svg);
+    if (!md_out || !svg_out) throw InputError("--report " + md.string() + ": cannot open for writing");
+    validate::write_markdown(md_out, run, svg.filename().string());
+    validate::write_svg(svg_out, run);
+  }
+  return run.threshold_failures.empty() ? kExitOk : kExitThreshold;
+}
+
+}  // namespace warpsim::cli

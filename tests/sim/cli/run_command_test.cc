@@ -1,0 +1,75 @@
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/sim/cli/cli_test_util.h"
+
+namespace warpsim::cli {
+namespace {
+
+using testing::run_cli;
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim_run_test";
+  std::filesystem::create_directories(dir);
+  const auto json = dir / "out.json", csv = dir / "out.csv", timeline = dir / "timeline.json";
+  const auto r = run_cli({"run", "--arch", "h200", "--workload", "copy", "--param", "n=4096",
+                          "--json", json.string(), "--csv", csv.string(), "--timeline",
+                          timeline.string(), "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Elapsed Cycles"), std::string::npos) << r.out;
+  google::protobuf::Struct doc;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(read(json), &doc).ok());
+  const auto& f = doc.fields();
+  EXPECT_EQ(f.at("arch").struct_value().fields().at("name").string_value(), "H200");
+  const auto& kernel = f.at("kernels").list_value().values(0).struct_value().fields();
+  EXPECT_EQ(kernel.at("metrics").struct_value().fields().at("dram__bytes_read.sum").number_value(),
+            16384);
+  EXPECT_GT(f.at("simulation").struct_value().fields().at("warp_instructions").number_value(), 0);
+  EXPECT_NE(read(csv).find("dram__bytes_read.sum,16384,byte"), std::string::npos);
+  google::protobuf::Struct trace;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(read(timeline), &trace).ok());
+}
+
+TEST(CliRun, SetOverridesTheDescription) {
+  const auto a = run_cli({"run", "--workload", "copy", "--param", "n=4096", "--quiet"});
+  const auto b = run_cli({"run", "--workload", "copy", "--param", "n=4096", "--quiet", "--set",
+                          "l1.hit_latency_cycles=100"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(a.out, b.out);  // a slower L1 changes the timing
+}
+
+TEST(CliRun, BadInputExits2) {
+  EXPECT_EQ(run_cli({"run", "--workload", "sgemm"}).status, 2);
+  EXPECT_EQ(run_cli({"run", "--workload", "copy", "--param", "n=0"}).status, 2);
+  EXPECT_EQ(run_cli({"run", "--workload", "copy", "--arch", "h300"}).status, 2);
+  EXPECT_EQ(run_cli({"run", "--workload", "copy", "--set", "sm.cont=1"}).status, 2);
+  const auto r = run_cli({"run", "--workload", "copy", "--param", "n=64", "--json",
+                          "/nonexistent/dir/out.json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/nonexistent/dir/out.json"), std::string::npos) << r.err;
+}
+
+TEST(CliValidate, ComparesAReferencePoint) {
+  const char* src = std::getenv("WARPSIM_SOURCE_DIR");
+  const std::string ref = std::string(src ? src : ".") + "/validate/reference/h200";
+  const auto r = run_cli({"validate", "--reference", ref, "--only", "pointer_chase/footprint=16384"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("pointer_chase/footprint=16384"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"validate", "--reference", "/nonexistent"}).status, 2);
+}
+
+}  // namespace
+}  // namespace warpsim::cli

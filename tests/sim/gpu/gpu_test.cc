@@ -1,0 +1,131 @@
+#include "sim/gpu/gpu.h"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "arch/error.h"
+#include "arch/loader.h"
+#include "sim/gpu/gpu_config.h"
+#include "sim/gpu/timeline.h"
+#include "workloads/workload.h"
+
+namespace warpsim::gpu {
+namespace {
+
+GpuConfig h200() { return gpu_config_from_spec(arch::load_spec("h200").spec); }
+
+std::vector<stats::KernelReport> run(const GpuConfig& config, const std::string& model,
+                                     std::vector<std::string> params, unsigned threads = 1,
+                                     Timeline* timeline = nullptr) {
+  const workloads::Workload& w = workloads::find_workload(model);
+  auto source = w.make_source(workloads::Params::parse(w.params(), params, model));
+  SimulationOptions options;
+  options.threads = threads;
+  options.timeline = timeline;
+  return simulate(config, *source, options);
+}
+
+double metric(const stats::KernelReport& r, const std::string& name) {
+  const stats::Sample* s = r.snapshot.find(name);
+  EXPECT_NE(s, nullptr) << name;
+  return s ? stats::to_double(s->value) : -1;
+}
+
+TEST(GpuConfig, H200FromItsDescription) {
+  const GpuConfig c = h200();
+  EXPECT_EQ(c.sms, 132);
+  EXPECT_EQ(c.sm_mhz, 1960);
+  EXPECT_EQ(c.memory_mhz, 3125);  // 6.25 Gbit/s per pin, double data rate
+  EXPECT_EQ(c.memory.dram_geometry.channels, 192u);  // 96 channels x 2 pseudo-channels
+  EXPECT_EQ(c.memory.dram.bytes_per_cycle, 8u);
+  EXPECT_EQ(c.memory.dram.burst_length, 8u);
+  EXPECT_EQ(c.memory.l2_slices, 100u);
+  EXPECT_EQ(c.memory.l2.tags.size_bytes, 52428800u / 100);
+  // Load-to-use 263 cycles = L1 41 + 2 port cycles + 2 x NoC 80 + the slice's 60.
+  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 60u);
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 211u);
+  EXPECT_EQ(c.sm.limits.max_warps_per_sm, 64);
+  EXPECT_EQ(c.sm.tensor.dense_flop_per_clk_per_sm[0], 4096);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(GpuConfig, ChipletsAreReportedAsApproximated) {
+  EXPECT_FALSE(gpu_config_from_spec(arch::load_spec("b200").spec).warnings.empty());
+  EXPECT_FALSE(gpu_config_from_spec(arch::load_spec("mi300x").spec).warnings.empty());
+}
+
+TEST(GpuConfig, MissingFieldsNameThemselves) {
+  arch::Spec spec = arch::load_spec("h200").spec;
+  spec.mutable_sm()->clear_count();
+  try {
+    gpu_config_from_spec(spec);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sm.count"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuSimulate, CopyCountsAreExact) {
+  const auto reports = run(h200(), "copy", {"n=4096"});
+  ASSERT_EQ(reports.size(), 1u);
+  const auto& r = reports[0];
+  EXPECT_EQ(metric(r, "launch__grid_size"), 16);
+  EXPECT_EQ(metric(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 128);  // one per warp
+  EXPECT_EQ(metric(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 512);  // 16 KB / 32 B
+  EXPECT_EQ(metric(r, "dram__bytes_read.sum"), 16384);  // cold caches: every byte once
+  EXPECT_EQ(metric(r, "smsp__thread_inst_executed_per_inst_executed.ratio"), 32);
+  EXPECT_GT(metric(r, "gpc__cycles_elapsed.max"), 300);  // at least one trip to DRAM and back
+  EXPECT_GT(metric(r, "smsp__inst_executed.sum"), 128 * 5);
+}
+
+TEST(GpuSimulate, DeterministicForAnyThreadCount) {
+  const GpuConfig c = h200();
+  const auto a = run(c, "saxpy", {"n=65536"}, 1);
+  const auto b = run(c, "saxpy", {"n=65536"}, 2);
+  const auto d = run(c, "saxpy", {"n=65536"}, 1);
+  ASSERT_EQ(a[0].snapshot.metrics.size(), b[0].snapshot.metrics.size());
+  for (size_t k = 0; k < a[0].snapshot.metrics.size(); ++k) {
+    EXPECT_EQ(a[0].snapshot.metrics[k].value, b[0].snapshot.metrics[k].value)
+        << a[0].snapshot.metrics[k].name;
+    EXPECT_EQ(a[0].snapshot.metrics[k].value, d[0].snapshot.metrics[k].value)
+        << a[0].snapshot.metrics[k].name;
+  }
+}
+
+TEST(GpuSimulate, SeedTransposeTilesBankConflicts) {
+  const GpuConfig c = h200();
+  // Each warp reads one 32-float column of the tile per loop iteration: 32-way conflicts, 31
+  // extra wavefronts per LDS; n=64 has 64*64/32 = 128 such LDS.
+  const auto t32 = run(c, "transpose_tile32", {"n=64"});
+  EXPECT_EQ(metric(t32[0], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), 128 * 31);
+  const auto t33 = run(c, "transpose_tile33", {"n=64"});
+  EXPECT_EQ(metric(t33[0], "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), 0);
+}
+
+TEST(GpuTimeline, IsChromeTraceJson) {
+  const GpuConfig c = h200();
+  Timeline timeline(c.sms, c.sm_mhz);
+  run(c, "divergent_2way", {"ctas=2", "iters=2"}, 1, &timeline);
+  EXPECT_GT(timeline.recorded(), 0u);
+  std::ostringstream out;
+  timeline.write(out);
+  google::protobuf::Struct json;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(out.str(), &json).ok());
+  const auto& events = json.fields().at("traceEvents").list_value().values();
+  EXPECT_GT(events.size(), 10);
+  bool issue = false, stall = false, cta = false;
+  for (const auto& e : events) {
+    const auto& f = e.struct_value().fields();
+    if (!f.count("cat")) continue;
+    issue |= f.at("cat").string_value() == "issue";
+    stall |= f.at("cat").string_value() == "stall";
+    cta |= f.at("cat").string_value() == "cta";
+  }
+  EXPECT_TRUE(issue && stall && cta);
+}
+
+}  // namespace
+}  // namespace warpsim::gpu
