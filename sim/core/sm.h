@@ -162,6 +162,7 @@ class Sm final : public engine::Component, private CompletionSink {
   std::uint32_t next_op_ = 0;
   engine::Cycle last_account_ = 0;
   engine::Cycle wake_hint_ = engine::kSleep;
+  PipelineBackpressure refusal_ = PipelineBackpressure::kNone;  // of the warp being evaluated
   SmCounters counters_;
 };
 

@@ -2,6 +2,7 @@
 // and until when), issue and its effects on scoreboards, functional units, the memory pipeline,
 // barriers and the Tensor Cores.
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "sim/core/sm.h"
@@ -55,6 +56,10 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
 Cycle Sm::issue_smsp(int smsp, Cycle now) {
   WarpMask eligible = 0;
   Cycle next = kSleep;
+  // Pipeline queues found full this cycle: the pipeline does not change until this SMSP issues,
+  // so warps refused for the same queue at their last evaluation are refused again (same stall
+  // reason, same wake-up) without being re-evaluated.
+  std::array<bool, 4> still_full{};
   for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
     const int slot = std::countr_zero(m);
     Warp& w = warps_[static_cast<std::size_t>(slot)];
@@ -62,7 +67,19 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
       next = std::min(next, w.ready_at);
       continue;
     }
-    if (evaluate(w, slot, now)) {
+    if (w.refused != PipelineBackpressure::kNone &&
+        still_full[static_cast<std::size_t>(w.refused)]) {
+      w.ready_at = now + 1;
+      next = std::min(next, w.ready_at);
+      continue;
+    }
+    refusal_ = PipelineBackpressure::kNone;
+    const bool ready = evaluate(w, slot, now);
+    w.refused = refusal_;
+    if (refusal_ != PipelineBackpressure::kNone) {
+      still_full[static_cast<std::size_t>(refusal_)] = true;
+    }
+    if (ready) {
       eligible |= WarpMask{1} << slot;
     } else if (w.resident) {
       next = std::min(next, w.ready_at);
@@ -160,6 +177,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
     case ExecKind::kMemory: {
       const PipelineBackpressure bp = pipeline_->can_accept(*d.info, w.smsp);
       if (bp != PipelineBackpressure::kNone) {
+        refusal_ = bp;
         return block(w, slot, now, throttle_reason(bp), now + 1);
       }
       if (!fu.can_issue(d.op_class, now)) {

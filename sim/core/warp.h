@@ -14,6 +14,7 @@
 #include "sim/core/scoreboard.h"
 #include "sim/core/stall_reason.h"
 #include "sim/engine/clock_domain.h"
+#include "sim/core/memory_pipeline.h"
 #include "traces/warp_trace.h"
 
 namespace warpsim::core {
@@ -66,6 +67,9 @@ struct Warp {
   Scoreboard scoreboard;                          ///< Pending register writes.
 
   engine::Cycle ready_at = 0;                        ///< Earliest cycle worth re-evaluating it.
+  /// The memory pipeline's refusal at the last evaluation (kNone: not refused). A warp refused
+  /// for a queue that another warp of its SMSP found still full this cycle is not re-evaluated.
+  PipelineBackpressure refused = PipelineBackpressure::kNone;
   StallReason reason = StallReason::kNoInstruction;  ///< Charged since `since`.
   engine::Cycle since = 0;                           ///< First cycle not yet charged.
   engine::Cycle launched = 0;                        ///< Cycle it became resident.

@@ -1,0 +1,81 @@
+// Simulation speed of the whole GPU on the H200 preset (SMs, memory pipelines, L2, HBM):
+// simulated warp instructions per second of wall time, one thread, for a streaming kernel (copy of
+// 4 M floats, generated from its twin's SASS before timing starts) and a tensor-core kernel (every
+// SM runs warpgroups looping over HGMMA m64n256k16), on 1 and 2 threads. Target (issue: the SM
+// model): at least 1,000,000 warp instructions per second on one core, 1.6x that on two.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "arch/loader.h"
+#include "sim/gpu/gpu.h"
+#include "sim/gpu/gpu_config.h"
+#include "traces/builder.h"
+#include "traces/in_memory_source.h"
+#include "workloads/workload.h"
+
+namespace {
+
+using namespace warpsim;  // NOLINT: benchmark file
+
+traces::KernelTrace generated(const std::string& model, const std::vector<std::string>& params) {
+  const workloads::Workload& w = workloads::find_workload(model);
+  auto source = w.make_source(workloads::Params::parse(w.params(), params, model));
+  traces::KernelTrace trace;
+  source->next_kernel(trace.info);
+  traces::CtaTrace cta;
+  while (source->next_cta(cta)) trace.ctas.push_back(cta);
+  return trace;
+}
+
+// 132 CTAs of one warpgroup, each looping ARRIVE; HGMMA m64n256k16 (bf16); DEPBAR.LE 1.
+traces::KernelTrace hgmma_kernel(int iterations) {
+  traces::KernelBuilder k("hgmma_loop", {132, 1, 1}, {128, 1, 1});
+  k.info().registers_per_thread = 168;
+  k.fill_grid([&](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    for (int i = 0; i < iterations; ++i) {
+      w.add("WARPGROUP.ARRIVE");
+      w.add("HGMMA.64x256x16.F32.BF16", {traces::gpr(24)}, {traces::ureg(4), traces::gpr(24)});
+      w.last().flags |= traces::kInstGmmaCommit;
+      w.add("WARPGROUP.DEPBAR.LE", {}, {}).imm(1);
+    }
+    w.add("WARPGROUP.DEPBAR.LE", {}, {}).imm(0);
+    w.add("EXIT");
+  });
+  return std::move(k).build();
+}
+
+void run(benchmark::State& state, const traces::KernelTrace& kernel) {
+  const gpu::GpuConfig config = gpu::gpu_config_from_spec(arch::load_spec("h200").spec);
+  std::uint64_t simulated = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    traces::InMemoryKernelSource source({kernel});
+    state.ResumeTiming();
+    std::uint64_t inst = 0;
+    gpu::SimulationOptions options;
+    options.threads = static_cast<unsigned>(state.range(0));
+    gpu::simulate(config, source, options, &inst);
+    simulated += inst;
+  }
+  state.counters["warp_inst_per_s"] =
+      benchmark::Counter(static_cast<double>(simulated), benchmark::Counter::kIsRate);
+  state.counters["warp_inst"] = static_cast<double>(simulated) / state.iterations();
+}
+
+void BM_GpuStreamingCopy(benchmark::State& state) {
+  static const traces::KernelTrace kernel = generated("copy", {"n=4194304"});
+  run(state, kernel);
+}
+
+void BM_GpuTensorHgmma(benchmark::State& state) {
+  static const traces::KernelTrace kernel = hgmma_kernel(2000);
+  run(state, kernel);
+}
+
+// The argument is the number of simulation threads (results are bit-identical for any count).
+BENCHMARK(BM_GpuStreamingCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_GpuTensorHgmma)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+}  // namespace
