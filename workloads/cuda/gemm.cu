@@ -1,0 +1,117 @@
+// Tensor twin: a bf16 GEMM C[M x N] (fp32) = A[M x K] * B[K x N] on warp-level mma.sync
+// (m16n8k16, HMMA in SASS). Each CTA of 4 warps computes a 32 x 32 tile; each warp a 16 x 16
+// tile as two m16n8 halves, loading its fragments straight from global memory (A row-major, B
+// row-major and gathered into the "col" fragment), K in steps of 16.
+#include <cuda_bf16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "twins.cuh"
+
+namespace {
+
+__global__ void to_bf16(const float* in, __nv_bfloat16* out, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    out[i] = __float2bfloat16(in[i]);
+  }
+}
+
+__global__ void w_gemm_mma_bf16(const __nv_bfloat16* __restrict__ a,
+                                const __nv_bfloat16* __restrict__ b, float* __restrict__ c,
+                                int m, int n, int k) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = blockIdx.y * 32 + (warp / 2) * 16;
+  const int col0 = blockIdx.x * 32 + (warp % 2) * 16;
+  const int g = lane >> 2, t = lane & 3;
+  float acc[2][4] = {};
+  for (int k0 = 0; k0 < k; k0 += 16) {
+    const __nv_bfloat16* a_base = a + static_cast<size_t>(row0 + g) * k + k0 + t * 2;
+    uint32_t fa[4];
+    fa[0] = *reinterpret_cast<const uint32_t*>(a_base);
+    fa[1] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k));
+    fa[2] = *reinterpret_cast<const uint32_t*>(a_base + 8);
+    fa[3] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k) + 8);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      const int col = col0 + j * 8 + g;
+      uint32_t fb[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int kk = k0 + t * 2 + h * 8;
+        const uint32_t lo = __bfloat16_as_ushort(b[static_cast<size_t>(kk) * n + col]);
+        const uint32_t hi = __bfloat16_as_ushort(b[static_cast<size_t>(kk + 1) * n + col]);
+        fb[h] = lo | (hi << 16);
+      }
+      asm volatile(
+          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+          "{%8,%9}, {%0,%1,%2,%3};"
+          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+          : "r"(fa[0]), "r"(fa[1]), "r"(fa[2]), "r"(fa[3]), "r"(fb[0]), "r"(fb[1]));
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+    const int col = col0 + j * 8 + t * 2;
+    float* c0 = c + static_cast<size_t>(row0 + g) * n + col;
+    float* c1 = c + static_cast<size_t>(row0 + g + 8) * n + col;
+    c0[0] = acc[j][0];
+    c0[1] = acc[j][1];
+    c1[0] = acc[j][2];
+    c1[1] = acc[j][3];
+  }
+}
+
+// Spot-checks two outputs against a float64 product of the same bf16 inputs.
+void check(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c, int size) {
+  const size_t elems = static_cast<size_t>(size) * size;
+  std::vector<__nv_bfloat16> ha(elems), hb(elems);
+  std::vector<float> hc(elems);
+  TWIN_CHECK(cudaMemcpy(ha.data(), a, elems * 2, cudaMemcpyDeviceToHost));
+  TWIN_CHECK(cudaMemcpy(hb.data(), b, elems * 2, cudaMemcpyDeviceToHost));
+  TWIN_CHECK(cudaMemcpy(hc.data(), c, elems * 4, cudaMemcpyDeviceToHost));
+  for (const auto [i, j] : {std::pair{5, 7}, std::pair{size - 3, size - 9}}) {
+    double ref = 0, norm = 0;
+    for (int kk = 0; kk < size; ++kk) {
+      const double p = static_cast<double>(__bfloat162float(ha[static_cast<size_t>(i) * size + kk])) *
+                       __bfloat162float(hb[static_cast<size_t>(kk) * size + j]);
+      ref += p;
+      norm += std::abs(p);
+    }
+    const double got = hc[static_cast<size_t>(i) * size + j];
+    if (std::abs(got - ref) > 1e-3 * norm + 1e-3) {
+      std::fprintf(stderr, "w_gemm_mma_bf16: C[%d][%d] = %f, expected %f\n", i, j, got, ref);
+      std::exit(1);
+    }
+  }
+}
+
+twins::Point gemm_point(int size) {
+  return {"gemm_mma_bf16/m=n=k=" + std::to_string(size), "gemm_mma_bf16", "tensor", "test",
+          twins::kv("m", size) + ";" + twins::kv("n", size) + ";" + twins::kv("k", size), [=] {
+            const size_t elems = static_cast<size_t>(size) * size;
+            float* fa = twins::random_floats(elems, 9);
+            float* fb = twins::random_floats(elems, 10);
+            __nv_bfloat16 *a = nullptr, *b = nullptr;
+            TWIN_CHECK(cudaMalloc(&a, elems * sizeof(__nv_bfloat16)));
+            TWIN_CHECK(cudaMalloc(&b, elems * sizeof(__nv_bfloat16)));
+            to_bf16<<<1024, 256>>>(fa, a, elems);
+            to_bf16<<<1024, 256>>>(fb, b, elems);
+            float* c = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
+            w_gemm_mma_bf16<<<dim3(size / 32, size / 32), 128>>>(a, b, c, size, size, size);
+            twins::finish_launch("w_gemm_mma_bf16");
+            check(a, b, c, size);
+            cudaFree(fa);
+            cudaFree(fb);
+            cudaFree(a);
+            cudaFree(b);
+            cudaFree(c);
+          }};
+}
+
+const twins::Register kPoints({gemm_point(1024), gemm_point(2048)});
+
+}  // namespace
