@@ -25,7 +25,8 @@ class ListingKernelSource final : public traces::KernelSource {
         opcodes_(std::make_shared<traces::OpcodeTable>(traces::Isa::kSm90)),
         walker_(function_, *opcodes_),
         emulator_(function_,
-                  LaunchContext{launch_.grid, launch_.block, {0, 0, 0}, 0, launch_.parameters},
+                  LaunchContext{launch_.grid, launch_.block, {0, 0, 0}, 0, launch_.parameters,
+                                0x210, launch_.assumed_predicates},
                   launch_.memory) {
     info_.name = function_.name;
     info_.grid = launch_.grid;

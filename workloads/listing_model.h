@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,8 @@ struct KernelLaunch {
   std::vector<uint8_t> parameters;
   MemoryReader memory;  ///< Values of loads that steer the kernel; empty when none do.
   std::string function;  ///< Listing function when it depends on the parameters; empty: the spec's.
+  /// Guard predicates the emulator cannot compute, by PC (see LaunchContext).
+  std::map<uint32_t, bool> assumed_predicates{};
 };
 
 /// Everything that defines a listing-driven model.

@@ -1,8 +1,9 @@
-// Latency, transpose, reduction and occupancy models (workloads/cuda/latency.cu, transpose.cu,
-// reduction.cu, occupancy.cu). Registers and static shared memory per CTA are the compiled
+// Latency, transpose, reduction, row-wise and occupancy models (workloads/cuda/latency.cu,
+// transpose.cu, reduction.cu, rowwise.cu, occupancy.cu). Registers and static shared memory per CTA are the compiled
 // twins' (ncu launch__registers_per_thread, launch__shared_mem_per_block_static in
 // validate/reference/h200/raw.csv).
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <random>
 
@@ -65,6 +66,29 @@ ModelSpec reduce_model(std::string name, std::string description, std::string fu
           }};
 }
 
+// One CTA of 256 threads per row (workloads/cuda/rowwise.cu). `fast_path` maps the PCs of the
+// branches around the compiler's division / reciprocal slow path to the predicate value that takes
+// the fast path, as every point of the reference does (validate/reference/h200/source_sass.csv:
+// the slow-path CALL executes 0 times).
+ModelSpec rowwise_model(std::string name, std::string description, std::string function,
+                        std::map<uint32_t, bool> fast_path) {
+  return {std::move(name), "rowwise", std::move(description), std::move(function),
+          {{"rows", 4096, "rows (one CTA of 256 threads each)"}, {"cols", 1024, "columns"}},
+          [fast_path](const Params& p) {
+            const int64_t rows = p.get("rows"), cols = p.get("cols");
+            AddressSpace mem;
+            const uint64_t in = mem.allocate(rows * cols * 4), out = mem.allocate(rows * cols * 4);
+            KernelLaunch k;
+            k.grid = {static_cast<uint32_t>(rows), 1, 1};
+            k.block = {256, 1, 1};
+            k.registers_per_thread = 32;
+            k.static_shared_bytes = 32;
+            k.parameters = ParamPacker().add(in).add(out).add(int32_t(cols)).bytes();
+            k.assumed_predicates = fast_path;
+            return k;
+          }};
+}
+
 }  // namespace
 
 std::vector<ModelSpec> memory_models() {
@@ -110,6 +134,12 @@ std::vector<ModelSpec> memory_models() {
   models.push_back(reduce_model("reduce_warp_shuffle",
                                 "grid-stride sum, then __shfl_down_sync within warps",
                                 "21w_reduce_warp_shuffleE", 32));
+  // softmax: 1/sum takes MUFU.RCP when the sum's exponent is in range (P0 true at 0x1e70).
+  models.push_back(rowwise_model("softmax", "row softmax: max, sum of exponentials, scale",
+                                 "9w_softmaxE", {{0x1e70, true}}));
+  // layernorm: the two divisions by cols pass FCHK (P0 false at 0xa90 and 0x1630).
+  models.push_back(rowwise_model("layernorm", "row layer normalisation: mean, variance, scale",
+                                 "11w_layernormE", {{0xa90, false}, {0x1630, false}}));
   models.push_back(
       {"occupancy", "occupancy",
        "8 FFMA chains per thread with a shared-memory and a register budget",

@@ -377,6 +377,10 @@ traces::LaneMask SassEmulator::predicate(const SassInstruction& inst, uint32_t,
   fetch_pred(guard, value, known);
   const uint32_t lanes = static_cast<uint32_t>(active);
   if ((known & lanes) != lanes) {
+    if (const auto assumed = context_.assumed_predicates.find(inst.pc);
+        assumed != context_.assumed_predicates.end()) {
+      return ((value & known) | (assumed->second ? ~known : 0u)) & lanes;
+    }
     if (inst.base() == "BRA" || inst.base() == "EXIT") {
       throw InputError("workload model: the predicate " + traces::register_name(inst.guard) +
                        " guarding " + inst.mnemonic + " at PC " + std::to_string(inst.pc) +

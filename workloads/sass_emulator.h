@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +35,9 @@ struct LaunchContext {
   uint32_t warp_in_cta = 0;          ///< Warp index within the CTA (threads 32·w … 32·w+31).
   std::vector<uint8_t> parameters;   ///< Kernel parameter bytes, placed at parameter_offset.
   uint32_t parameter_offset = 0x210; ///< c[0x0] offset of the first parameter (sm_90: 0x210).
+  /// Guard-predicate values to assume where the emulator cannot compute them (branches on
+  /// floating-point values, e.g. the fast path of a division): PC → the predicate register's value.
+  std::map<uint32_t, bool> assumed_predicates{};
 };
 
 /// Supplies the 32-bit word at a global address, for loads whose values steer the kernel

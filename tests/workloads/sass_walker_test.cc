@@ -105,5 +105,29 @@ TEST(WorkloadsSassWalker, UnknownBranchPredicateIsAnError) {
   }
 }
 
+TEST(WorkloadsSassWalker, AssumedPredicateDecidesAnUncomputableBranch) {
+  constexpr const char* kFloatBranch = R"(
+		Function : fbranch
+        /*0000*/                   FSETP.GT.AND P0, PT, R2, 1, PT ;  /* 0x0 */
+                                                                     /* 0x0 */
+        /*0010*/               @P0 BRA 0x30 ;  /* 0x0 */
+                                               /* 0x0 */
+        /*0020*/                   NOP ;   /* 0x0 */
+                                           /* 0x0 */
+        /*0030*/                   EXIT ;  /* 0x0 */
+                                           /* 0x0 */
+)";
+  const SassListing listing = parse_sass_listing(kFloatBranch, "t");
+  traces::OpcodeTable opcodes(traces::Isa::kSm90);
+  SassWalker walker(listing.functions[0], opcodes);
+  LaunchContext context;
+  context.assumed_predicates = {{0x10, true}};
+  SassEmulator emulator(listing.functions[0], context);
+  traces::WarpTrace warp;
+  walker.walk(0xFFFFFFFFull, emulator, warp);
+  ASSERT_EQ(warp.instructions.size(), 3u);  // FSETP, BRA (taken), EXIT: the NOP is skipped
+  EXPECT_EQ(warp.instructions[2].pc, 0x30u);
+}
+
 }  // namespace
 }  // namespace warpsim::workloads
