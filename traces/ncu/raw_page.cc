@@ -11,9 +11,34 @@ std::optional<std::string_view> RawRecord::text(std::string_view column) const {
   return std::string_view(it->second);
 }
 
+std::optional<InstancedValue> RawRecord::instanced(std::string_view column) const {
+  const auto t = text(column);
+  if (!t) return std::nullopt;
+  auto v = parse_instanced(*t, format ? format->mark : DecimalMark::kDot);
+  if (!v || !format) return v;
+  const auto f = format->to_base.find(column);
+  if (f == format->to_base.end()) return v;
+  if (v->aggregate) *v->aggregate *= f->second;
+  for (auto& inst : v->instances) {
+    if (inst.second) *inst.second *= f->second;
+  }
+  return v;
+}
+
 std::optional<double> RawRecord::number(std::string_view column) const {
   const auto t = text(column);
-  return t ? parse_ncu_number(*t) : std::nullopt;
+  if (!t) return std::nullopt;
+  if (t->find('(') != std::string_view::npos) {
+    if (t->starts_with("(")) return std::nullopt;  // "(256, 1, 1)" or instances only.
+    const auto v = instanced(column);
+    return v ? v->aggregate : std::nullopt;
+  }
+  auto v = parse_ncu_number(*t, format ? format->mark : DecimalMark::kDot);
+  if (v && format) {
+    const auto f = format->to_base.find(column);
+    if (f != format->to_base.end()) *v *= f->second;
+  }
+  return v;
 }
 
 double RawPage::require(size_t index, std::string_view column) const {
@@ -27,7 +52,7 @@ double RawPage::require(size_t index, std::string_view column) const {
     throw InputError(source + ": no column '" + std::string(column) + "' (needed for record " +
                      std::to_string(index) + ")");
   }
-  const auto v = parse_ncu_number(*t);
+  const auto v = r.number(column);
   if (!v) {
     throw InputError(source + ":" + std::to_string(r.line) + ": column '" + std::string(column) +
                      "' holds '" + std::string(*t) + "', expected a number");
@@ -69,6 +94,13 @@ RawPage parse_raw_page(std::string_view text, const std::string& source) {
     }
     first = 2;
   }
+  auto format = std::make_shared<NumberFormat>();
+  format->mark = detect_decimal_mark(rows, first);
+  for (const auto& [column, unit] : page.units) {
+    const auto f = unit_to_base_factor(unit);
+    if (f && *f != 1.0) format->to_base[column] = *f;
+  }
+  page.format = format;
   for (size_t k = first; k < rows.size(); ++k) {
     const CsvRow& row = rows[k];
     if (row.fields.size() == 1 && row.fields[0].empty()) continue;
@@ -79,6 +111,7 @@ RawPage parse_raw_page(std::string_view text, const std::string& source) {
     }
     RawRecord record;
     record.line = row.line;
+    record.format = format;
     for (size_t c = 0; c < page.columns.size(); ++c) record.values[page.columns[c]] = row.fields[c];
     page.records.push_back(std::move(record));
   }

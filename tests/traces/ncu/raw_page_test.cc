@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -80,6 +81,81 @@ TEST(NcuRawPage, Errors) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("e.csv:2"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace warpsim::traces::ncu
+
+namespace warpsim::traces::ncu {
+namespace {
+
+TEST(NcuCsv, LocaleSwappedSeparatorsAndUnits) {
+  EXPECT_EQ(parse_ncu_number("10.003,98", DecimalMark::kComma), 10003.98);
+  EXPECT_EQ(parse_ncu_number("1.960.215.963,38", DecimalMark::kComma), 1960215963.38);
+  const auto rows = parse_csv("\"ID\",\"m\"\n\"0\",\"1.234.567\"\n\"1\",\"3,5\"\n", "l.csv");
+  EXPECT_EQ(detect_decimal_mark(rows, 1), DecimalMark::kComma);
+  const auto us = parse_csv("\"ID\",\"m\"\n\"0\",\"1,234,567\"\n\"1\",\"3.5\"\n", "l.csv");
+  EXPECT_EQ(detect_decimal_mark(us, 1), DecimalMark::kDot);
+  EXPECT_EQ(unit_to_base_factor("Kbyte"), 1e3);
+  EXPECT_EQ(unit_to_base_factor("us"), 1e3);
+  EXPECT_EQ(unit_to_base_factor("usecond"), 1e3);
+  EXPECT_EQ(unit_to_base_factor("ns"), 1.0);
+  EXPECT_EQ(unit_to_base_factor("Gbyte/s"), 1e9);
+  EXPECT_EQ(unit_to_base_factor("sector/us"), 1e6);
+  EXPECT_EQ(unit_to_base_factor("Ghz"), 1e9);
+  EXPECT_EQ(unit_to_base_factor("cycle"), 1.0);
+  EXPECT_EQ(unit_to_base_factor("%"), 1.0);
+}
+
+TEST(NcuCsv, InstancedValues) {
+  const auto v = parse_instanced("4,888 (FFMA: 4,097; BRA: 259)");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->aggregate, 4888.0);
+  ASSERT_EQ(v->instances.size(), 2u);
+  EXPECT_EQ(v->instances[0].first, "FFMA");
+  EXPECT_EQ(v->instances[0].second, 4097.0);
+  const auto pcs = parse_instanced("(0x7f00: 1; 0x7f10: n/a)");
+  ASSERT_TRUE(pcs);
+  EXPECT_FALSE(pcs->aggregate.has_value());
+  EXPECT_FALSE(pcs->instances[1].second.has_value());
+  EXPECT_FALSE(parse_instanced("3 (oops").has_value());
+  EXPECT_FALSE(parse_instanced("3 (no colon)").has_value());
+}
+
+TEST(NcuRawPage, EuropeanLocaleExport) {
+  const std::string text =
+      "\"ID\",\"Kernel Name\",\"gpc__cycles_elapsed.max\",\"gpu__time_duration.sum\"\n"
+      "\"\",\"\",\"cycle\",\"us\"\n"
+      "\"0\",\"k\",\"10.003\",\"4,50\"\n"
+      "\"1\",\"k\",\"1.234.567\",\"5,25\"\n";
+  const RawPage page = parse_raw_page(text, "eu.csv");
+  EXPECT_EQ(page.require(0, "gpc__cycles_elapsed.max"), 10003.0);
+  EXPECT_EQ(page.require(1, "gpc__cycles_elapsed.max"), 1234567.0);
+  EXPECT_DOUBLE_EQ(page.require(0, "gpu__time_duration.sum"), 4500.0);
+}
+
+TEST(NcuRawPage, ScaledUnitsEqualBaseUnits) {
+  const std::string dir = fixtures() + "h200-shared-stride/";
+  const RawPage scaled = parse_raw_page(read_file(dir + "raw.csv"), dir + "raw.csv");
+  const RawPage base = parse_raw_page(read_file(dir + "raw_base.csv"), dir + "raw_base.csv");
+  size_t compared = 0;
+  for (const std::string& column : base.columns) {
+    const auto a = scaled.records[0].number(column);
+    const auto b = base.records[0].number(column);
+    if (!a || !b) continue;
+    EXPECT_NEAR(*a, *b, std::fabs(*b) * 1e-5 + 0.006) << column;
+    ++compared;
+  }
+  EXPECT_GT(compared, 1000u);
+}
+
+TEST(NcuRawPage, InstancedFixture) {
+  const std::string path = fixtures() + "h200-shared-stride/raw_inst.csv";
+  const RawPage page = parse_raw_page(read_file(path), path);
+  const auto v = page.records[0].instanced("inst_executed");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->instances.size(), 26u);
+  EXPECT_EQ(page.records[0].number("inst_executed"), v->aggregate);
 }
 
 }  // namespace
