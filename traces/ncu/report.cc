@@ -3,9 +3,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
-#include <boost/iostreams/copy.hpp>
 #include <boost/iostreams/device/array.hpp>
-#include <boost/iostreams/device/back_inserter.hpp>
 #include <boost/iostreams/filter/zstd.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <cctype>
@@ -21,6 +19,9 @@ namespace {
 
 using google::protobuf::io::CodedInputStream;
 using google::protobuf::internal::WireFormatLite;
+
+// protobuf's CodedInputStream addresses at most INT_MAX bytes.
+constexpr size_t kMaxReportBytes = INT_MAX;
 
 // A zero-copy view of one protobuf message inside the report, with its offset for messages.
 struct Span {
@@ -281,6 +282,9 @@ Span framed(const std::string_view bytes, size_t& pos, const std::string& source
 }
 
 Report parse_plain(std::string_view bytes, const std::string& source) {
+  if (bytes.size() > kMaxReportBytes) {
+    fail(source, 0, "expected at most " + std::to_string(kMaxReportBytes) + " bytes");
+  }
   if (bytes.size() < 4 || bytes.substr(0, 4) != std::string_view("NVR\0", 4)) {
     fail(source, 0, "expected an Nsight Compute report (the bytes \"NVR\\0\")");
   }
@@ -403,7 +407,16 @@ Report parse_ncu_report(std::string_view bytes, const std::string& source) {
     io::filtering_istream in;
     in.push(io::zstd_decompressor());
     in.push(io::array_source(bytes.data(), bytes.size()));
-    io::copy(in, io::back_inserter(plain));
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      plain.append(chunk, static_cast<size_t>(in.gcount()));
+      if (plain.size() > kMaxReportBytes) {
+        throw InputError(source + ": decompresses to more than " +
+                         std::to_string(kMaxReportBytes) + " bytes, the most a report may hold");
+      }
+    }
+  } catch (const InputError&) {
+    throw;
   } catch (const std::exception& e) {
     throw InputError(source + ": not a valid zstd stream (" + e.what() + ")");
   }
