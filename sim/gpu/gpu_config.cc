@@ -160,6 +160,14 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.sectors_per_cycle = std::max<uint32_t>(1, l2.bandwidth_bytes_per_clk_per_slice() / 32);
   }
   if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
+  if (l2.has_fetch_granularity_bytes()) {
+    const uint32_t bytes = l2.fetch_granularity_bytes();
+    if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
+      throw InputError("architecture description: l2.fetch_granularity_bytes: expected 32, 64 or "
+                       "128, got " + std::to_string(bytes));
+    }
+    ms.l2.fetch_sectors = bytes / 32;
+  }
 
   const auto& hbm = s.hbm();
   const uint32_t pseudo = hbm.has_pseudo_channels_per_channel() ? hbm.pseudo_channels_per_channel() : 1;

@@ -92,6 +92,21 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
   r.add_counter("gpu.dram.bytes_written", &c.memory.dram.bytes_written, "byte", "DRAM bytes written");
   r.add_counter("gpu.dram.activates", &c.memory.dram.activates, "", "row activations");
   r.add_counter("gpu.dram.row_hits", &c.memory.dram.row_hits, "", "requests that hit an open row");
+  r.add_counter("gpu.dram.row_conflicts", &c.memory.dram.row_conflicts, "",
+                "requests that found another row open");
+  r.add_counter("gpu.dram.bus_busy_cycles", &c.memory.dram.bus_busy_cycles, "cycle",
+                "data-bus cycles, summed over channels (DRAM clock)");
+  r.add_counter("gpu.l2.stall_cycles", &c.memory.l2.stall_cycles, "cycle",
+                "slice cycles with a request that could not be looked up, summed over slices");
+  r.add_counter("gpu.l2.mshr_merges", &c.memory.l2.mshr_merges, "", "misses merged into an MSHR");
+  r.add_counter("gpu.noc.request_credit_stalls", &c.memory.noc_requests.credit_stalls, "",
+                "SM-to-L2 crossbar: (input, cycle) pairs blocked by a full output");
+  r.add_counter("gpu.noc.response_credit_stalls", &c.memory.noc_responses.credit_stalls, "",
+                "L2-to-SM crossbar: (input, cycle) pairs blocked by a full output");
+  r.add_counter("gpu.mc.request_credit_stalls", &c.memory.mc_requests.credit_stalls, "",
+                "L2-to-DRAM crossbar: (input, cycle) pairs blocked by a full output");
+  r.add_counter("gpu.mc.response_credit_stalls", &c.memory.mc_responses.credit_stalls, "",
+                "DRAM-to-L2 crossbar: (input, cycle) pairs blocked by a full output");
   r.add_counter("gpu.elapsed_cycles", &c.elapsed, "cycle", "first CTA launch to last retirement");
   r.add_counter("gpu.ctas", &c.ctas, "block", "CTAs run");
   r.disable("gpu.sm[*].**");

@@ -38,6 +38,13 @@ Interconnect::Interconnect(std::string name, const engine::ClockDomain& domain,
   responses_.total = RateLimiter(config.total_bytes_per_cycle);
 }
 
+std::size_t Interconnect::output_capacity() const {
+  // The wire holds up to latency × (messages per cycle) messages; credits cover them and the
+  // queue at the destination, so a port streams at its full rate whatever its latency.
+  const std::size_t per_cycle = std::max<std::size_t>(1, config_.port_bytes_per_cycle / 32);
+  return config_.output_queue_entries + std::size_t{config_.latency_cycles} * per_cycle;
+}
+
 MemLink Interconnect::add_input(engine::Engine& engine, engine::Component& requester) {
   if (requests_.in.size() > std::numeric_limits<std::uint16_t>::max()) {
     throw InputError(name() + ": more than 65536 inputs");
@@ -48,7 +55,7 @@ MemLink Interconnect::add_input(engine::Engine& engine, engine::Component& reque
   auto& response =
       engine.connect<MemResponse>(*this, requester,
                                   {.latency_ps = domain().duration(config_.latency_cycles),
-                                   .capacity = config_.output_queue_entries});
+                                   .capacity = output_capacity()});
   requests_.in.push_back(&request);
   requests_.in_rate.emplace_back(config_.port_bytes_per_cycle);
   responses_.out.push_back(&response);
@@ -60,7 +67,7 @@ MemLink Interconnect::add_output(engine::Engine& engine, engine::Component& serv
   auto& request =
       engine.connect<MemRequest>(*this, server,
                                  {.latency_ps = domain().duration(config_.latency_cycles),
-                                  .capacity = config_.output_queue_entries});
+                                  .capacity = output_capacity()});
   auto& response = engine.connect<MemResponse>(
       server, *this,
       {.latency_ps = server.domain().duration(1), .capacity = config_.input_queue_entries});

@@ -16,7 +16,9 @@
 // last input served, and each forwards its queue head while its input budget, the output's budget
 // and credits, and the total budget allow. Queues are FIFO, so a blocked head blocks its input.
 // Back-pressure: every port has a capacity (credits); a full output stalls the inputs whose head
-// wants it, a full input port makes the sender's can_send() false.
+// wants it, a full input port makes the sender's can_send() false. An output's credits cover the
+// messages on the wire (latency_cycles × port flits per cycle, one-flit messages) plus
+// output_queue_entries waiting at the destination, so latency alone never throttles a port.
 //
 // Left out: topology (a crossbar is one hop), virtual channels, and contention inside the fabric
 // beyond the per-port and total limits.
@@ -85,6 +87,8 @@ class Interconnect final : public engine::Component {
   const InterconnectConfig& config() const { return config_; }
 
  private:
+  /// Credits of a port out of the crossbar: messages on the wire plus the destination queue.
+  std::size_t output_capacity() const;
   template <class Msg>
   struct Plane {
     std::vector<engine::Port<Msg>*> in;

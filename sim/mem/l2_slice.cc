@@ -36,6 +36,10 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
   if (config.sectors_per_cycle == 0) {
     throw InputError(n + ".sectors_per_cycle: expected at least 1 sector per cycle, got 0");
   }
+  if (config.fetch_sectors != 1 && config.fetch_sectors != 2 && config.fetch_sectors != 4) {
+    throw InputError(n + ".fetch_sectors: expected 1, 2 or 4 sectors, got " +
+                     std::to_string(config.fetch_sectors));
+  }
   if (config.hit_latency_far_cycles < config.hit_latency_near_cycles) {
     throw InputError(n + ".hit_latency_far_cycles: expected at least hit_latency_near_cycles (" +
                      std::to_string(config.hit_latency_near_cycles) + "), got " +
@@ -90,6 +94,16 @@ void L2Slice::respond(const MemRequest& request, Cycle ready) {
                  [](const auto& a, const auto& b) { return later(a, b); });
 }
 
+std::uint8_t L2Slice::widen(std::uint8_t sectors) const {
+  std::uint8_t out = 0;
+  const std::uint32_t g = config_.fetch_sectors;
+  const auto group = static_cast<std::uint8_t>((1u << g) - 1u);
+  for (std::uint32_t first = 0; first < kSectorsPerLine; first += g) {
+    if ((sectors >> first) & group) out = static_cast<std::uint8_t>(out | (group << first));
+  }
+  return out;
+}
+
 L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (request.sector_mask == 0 || (request.sector_mask & ~kAllSectors) != 0 ||
       request.line_address % kLineBytes != 0) {
@@ -99,7 +113,8 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const std::uint8_t present = tags_.probe(request.line_address).valid_mask;
   const MshrTable::Index entry = mshr_.find(request.line_address);
   const std::uint8_t in_flight = mshr_.in_flight(entry);
-  const std::uint8_t fetch = needed & static_cast<std::uint8_t>(~(present | in_flight));
+  const std::uint8_t fetch = widen(needed & static_cast<std::uint8_t>(~(present | in_flight))) &
+                             static_cast<std::uint8_t>(~(present | in_flight));
   // Sectors the request waits for: those fetched now and those already on their way.
   const auto wait_for = static_cast<std::uint8_t>(fetch | (needed & in_flight));
   const bool waits = wait_for != 0;
@@ -133,7 +148,8 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   }
 
   const std::uint8_t dirty = request.op == MemOp::kRead ? 0 : request.sector_mask;
-  const TagAccess access = tags_.access(request.line_address, request.sector_mask, dirty);
+  const TagAccess access =
+      tags_.access(request.line_address, request.sector_mask | fetch, dirty);
   if (!waits) {
     const std::uint32_t latency =
         near ? config_.hit_latency_near_cycles : config_.hit_latency_far_cycles;

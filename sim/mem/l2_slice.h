@@ -5,7 +5,8 @@
 // (rate_limiter.h). Writes allocate: a sector written completely (MemRequest::full_write_mask) is
 // not fetched, a partially written one is; atomics and reductions read-modify-write at the slice
 // and need their sectors. Missing sectors are fetched from the next level (one read request per
-// miss for the missing sectors of the line); later misses to the line merge into its MSHR. Dirty
+// miss for the missing sectors of the line, each widened to its aligned group of `fetch_sectors`
+// sectors, which all become valid); later misses to the line merge into its MSHR. Dirty
 // sectors of an evicted line are written back (one write request per eviction). Tag state
 // changes at lookup time (cache_tags.h), so the cache contents depend on the request order only.
 //
@@ -47,6 +48,7 @@ struct L2SliceConfig {
   std::uint32_t hit_latency_far_cycles = 160;   ///< hit, requester next to another partition
   std::uint32_t fill_latency_cycles = 100;      ///< last needed sector arrives -> response
   std::uint32_t sectors_per_cycle = 4;          ///< lookup bandwidth, at least 1
+  std::uint32_t fetch_sectors = 1;              ///< aligned sectors fetched per missing one: 1, 2 or 4
   MshrConfig mshr{};                            ///< lines in flight and merges per line
   std::uint32_t response_queue_entries = 32;    ///< responses waiting to leave before stalling
   std::uint32_t outbound_queue_entries = 16;    ///< fetches / write-backs waiting to leave
@@ -117,6 +119,8 @@ class L2Slice final : public engine::Component {
 
   bool is_near(std::uint32_t sm) const;
   Lookup lookup(const MemRequest& request, engine::Cycle now);
+  /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
+  std::uint8_t widen(std::uint8_t sectors) const;
   void respond(const MemRequest& request, engine::Cycle ready);
   void take_fills(engine::Cycle now);
   void drain_outbound();

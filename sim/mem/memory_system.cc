@@ -103,6 +103,10 @@ MemorySystemCounters MemorySystem::counters() const {
     t.row_conflicts += c.row_conflicts;
     t.bus_busy_cycles += c.bus_busy_cycles;
   }
+  total.noc_requests = noc_->request_counters();
+  total.noc_responses = noc_->response_counters();
+  total.mc_requests = mc_->request_counters();
+  total.mc_responses = mc_->response_counters();
   return total;
 }
 

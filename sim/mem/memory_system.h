@@ -46,6 +46,10 @@ struct MemorySystemConfig {
 struct MemorySystemCounters {
   L2Counters l2{};
   DramCounters dram{};
+  CrossbarCounters noc_requests{};   ///< SMs -> slices
+  CrossbarCounters noc_responses{};  ///< slices -> SMs
+  CrossbarCounters mc_requests{};    ///< slices -> channels
+  CrossbarCounters mc_responses{};   ///< channels -> slices
 };
 
 /// Owns and wires the units; registers them with the engine on construction.

@@ -173,7 +173,8 @@ TEST(MemInterconnect, CreditsBackPressureAFullPort) {
           100);
   for (int i = 0; i < 10; ++i) b.sm[0]->push(0, MemRequest::read(0, 1, i, 0));
   b.engine.run(engine::RunLimits{.until = b.domain.time_of(50)});
-  EXPECT_EQ(b.sm[0]->sent_at.size(), 5u);  // 3 in the output port, 2 in the input port
+  // The output's credits: 3 queued + 2 on the wire (1 cycle × 2 flits per cycle); 2 in the input.
+  EXPECT_EQ(b.sm[0]->sent_at.size(), 7u);
   EXPECT_EQ(b.sink[0]->arrivals.size(), 0u);
   EXPECT_GT(b.xbar.request_counters().credit_stalls, 0u);
   b.engine.run();
