@@ -9,6 +9,7 @@
 
 #include "arch/error.h"
 #include "arch/loader.h"
+#include "sim/cli/calibrate.h"
 #include "sim/cli/command.h"
 #include "sim/cli/options.h"
 #include "sim/gpu/gpu.h"
@@ -80,7 +81,9 @@ int validate_command(const Args& args, CommandIo& io) {
       ("only", po::value<std::string>(), "simulate only points whose name contains this text")
       ("max-instructions", po::value<double>()->default_value(0),
        "skip points that executed more warp instructions than this on the GPU (0: none)")
-      ("threads", po::value<unsigned>()->default_value(1), "simulation threads");
+      ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
+      ("calibrate", po::bool_switch(),
+       "fit the description's calibration parameters to the calibration points and print them");
   const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
                     "Simulates every reference point and compares it with the measurement."};
   const auto vm = parse_args(args, options, {}, usage, io);
@@ -96,6 +99,11 @@ int validate_command(const Args& args, CommandIo& io) {
   const validate::Thresholds thresholds = validate::load_thresholds(thresholds_path);
   const std::vector<std::string> sets =
       vm->count("set") ? vm->at("set").as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (vm->at("calibrate").as<bool>()) {
+    run_calibration(reference, dir, vm->at("arch").as<std::string>(), sets,
+                    vm->at("threads").as<unsigned>(), io);
+    return kExitOk;
+  }
   const arch::LoadedSpec spec = arch::load_spec(vm->at("arch").as<std::string>(), sets);
   const gpu::GpuConfig config = gpu::gpu_config_from_spec(spec.spec);
 

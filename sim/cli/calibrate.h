@@ -1,0 +1,19 @@
+// `warpsim validate --calibrate`: fits the description's calibration targets
+// (validate/calibration.h) to a reference's calibration points with the cycle model and prints the
+// fitted values as description lines with their sources, to paste into the preset.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "validate/reference.h"
+
+namespace warpsim::cli {
+
+/// Runs the fit for architecture `arch` (with `sets` applied) and prints the table and the lines.
+void run_calibration(const validate::Reference& reference, const std::string& reference_dir,
+                     const std::string& arch, const std::vector<std::string>& sets,
+                     unsigned threads, CommandIo& io);
+
+}  // namespace warpsim::cli
