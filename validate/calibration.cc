@@ -67,6 +67,10 @@ const std::vector<CalibrationTarget>& nvidia_calibration_targets() {
                   "pointer_chase/footprint=20971520"},
        .tied = {"l2.far_hit_latency_cycles"},
        .why = "pointer chases over 1-20 MB: L1 misses that hit L2, near and far slices alike"},
+      {.parameter = "hbm.miss_latency_cycles",
+       .points = {"pointer_chase/footprint=134217728", "pointer_chase/footprint=1073741824"},
+       .tied = {},
+       .why = "pointer chases over 128 MB and 1 GB: hops that miss L2 and read HBM"},
   };
   return targets;
 }

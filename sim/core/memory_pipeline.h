@@ -53,6 +53,10 @@ class MemoryPipeline {
   virtual ~MemoryPipeline() = default;
   /// Whether an instruction like `info` from sub-partition `smsp` can be accepted at this cycle.
   virtual PipelineBackpressure can_accept(const traces::OpcodeInfo& info, int smsp) const = 0;
+  /// Whether the queue behind refusal `kind` (not kNone) of sub-partition `smsp` has room now.
+  /// A core puts warps refused for a full queue to sleep and wakes them when this turns true
+  /// (queues drain only inside advance()).
+  virtual bool has_room(PipelineBackpressure kind, int smsp) const = 0;
   /// Takes an instruction at cycle `now` (only after can_accept returned kNone this cycle).
   virtual void issue(const MemoryOp& op, engine::Cycle now) = 0;
   /// Advances the pipeline to cycle `now`: reads arrived memory responses, moves requests on,

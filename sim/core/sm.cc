@@ -230,11 +230,27 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
   wake(w, at);
 }
 
+void Sm::wake_throttled(Cycle now) {
+  for (int s = 0; s < smsps_; ++s) {
+    WarpMask& waiting = throttled_[static_cast<std::size_t>(s)];
+    for (WarpMask m = waiting; m != 0; m &= m - 1) {
+      const int slot = std::countr_zero(m);
+      Warp& w = warps_[static_cast<std::size_t>(slot)];
+      if (!w.resident || w.refused == PipelineBackpressure::kNone ||
+          pipeline_->has_room(w.refused, s)) {
+        waiting &= ~(WarpMask{1} << slot);
+        if (w.resident) w.ready_at = std::min(w.ready_at, now);
+      }
+    }
+  }
+}
+
 Cycle Sm::tick(Cycle now) {
   account(now);
   wake_hint_ = kSleep;
   if (pipeline_ == nullptr) throw InternalError(name() + ": no memory pipeline attached");
   Cycle next = pipeline_->advance(now, *this);
+  wake_throttled(now);
   issued_count_ = 0;
   for (int s = 0; s < smsps_; ++s) {
     if (smsp_warps_[static_cast<std::size_t>(s)] != 0) next = std::min(next, issue_smsp(s, now));

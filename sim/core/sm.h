@@ -111,6 +111,8 @@ class Sm final : public engine::Component, private CompletionSink {
   void charge(Warp& w, int slot, engine::Cycle upto);
   void set_reason(Warp& w, int slot, engine::Cycle cycle, StallReason reason);
   void wake(Warp& w, engine::Cycle at);
+  // Wakes the warps asleep on a full pipeline queue that now has room (after advance()).
+  void wake_throttled(engine::Cycle now);
   void retire_warp(int slot, engine::Cycle cycle);
   void retire_cta(int cta_slot, engine::Cycle cycle);
   void warp_finished(Warp& w, int slot, engine::Cycle now);
@@ -149,6 +151,7 @@ class Sm final : public engine::Component, private CompletionSink {
   std::vector<FunctionalUnits> units_;                      // per SMSP
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;  // per SMSP
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};    // resident warps per SMSP
+  std::array<WarpMask, kMaxSubPartitions> throttled_{};     // asleep until their queue has room
   std::array<int, kMaxSubPartitions> issued_slots_{};       // warps issued this tick
   int issued_count_ = 0;
   TensorTimeline tensor_;

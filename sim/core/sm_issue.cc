@@ -69,8 +69,8 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     }
     if (w.refused != PipelineBackpressure::kNone &&
         still_full[static_cast<std::size_t>(w.refused)]) {
-      w.ready_at = now + 1;
-      next = std::min(next, w.ready_at);
+      throttled_[w.smsp] |= WarpMask{1} << slot;
+      w.ready_at = kSleep;
       continue;
     }
     refusal_ = PipelineBackpressure::kNone;
@@ -178,7 +178,8 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
       const PipelineBackpressure bp = pipeline_->can_accept(*d.info, w.smsp);
       if (bp != PipelineBackpressure::kNone) {
         refusal_ = bp;
-        return block(w, slot, now, throttle_reason(bp), now + 1);
+        throttled_[w.smsp] |= WarpMask{1} << slot;
+        return block(w, slot, now, throttle_reason(bp), kSleep);
       }
       if (!fu.can_issue(d.op_class, now)) {
         return block(w, slot, now, memory_port_reason(*d.info), fu.free_at(d.op_class, now));

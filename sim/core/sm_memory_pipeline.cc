@@ -137,6 +137,11 @@ PipelineBackpressure SmMemoryPipeline::can_accept(const traces::OpcodeInfo& info
   return PipelineBackpressure::kNone;
 }
 
+bool SmMemoryPipeline::has_room(PipelineBackpressure kind, int smsp) const {
+  check_smsp(smsp);
+  return kind == PipelineBackpressure::kMio ? mio_.can_accept(smsp) : lsu_.can_accept(smsp);
+}
+
 void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
   if (op.inst == nullptr || op.info == nullptr) {
     throw InternalError("SM memory pipeline: an op without its instruction or opcode info");

@@ -56,6 +56,7 @@ class SmMemoryPipeline final : public MemoryPipeline {
   void begin_kernel(const SmMemoryKernelLayout& layout);
 
   PipelineBackpressure can_accept(const traces::OpcodeInfo& info, int smsp) const override;
+  bool has_room(PipelineBackpressure kind, int smsp) const override;
   void issue(const MemoryOp& op, engine::Cycle now) override;
   engine::Cycle advance(engine::Cycle now, CompletionSink& sink) override;
   bool idle() const override;

@@ -160,6 +160,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.sectors_per_cycle = std::max<uint32_t>(1, l2.bandwidth_bytes_per_clk_per_slice() / 32);
   }
   if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
+  ms.l2.partial_writes_fetch = l2.partial_writes_fetch();
   if (l2.has_fetch_granularity_bytes()) {
     const uint32_t bytes = l2.fetch_granularity_bytes();
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
@@ -215,6 +216,20 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (t.has_rtp_cycles()) d.rtp_cycles = t.rtp_cycles();
   if (t.has_refi_cycles()) d.refi_cycles = t.refi_cycles();
   if (t.has_rfc_cycles()) d.rfc_cycles = t.rfc_cycles();
+
+  // The description's HBM latency is load-to-use from an SM for an unloaded L2 miss (pointer
+  // chase). The slice's fill latency is what remains after the hit path's fixed parts (L1 lookup,
+  // port cycles, two NoC traversals), the memory crossbar both ways and a row-miss read on an idle
+  // channel (tRCD + CL + burst, converted to L2 cycles).
+  if (hbm.has_miss_latency_cycles()) {
+    const double l2_per_memory_cycle = g.l2_mhz / g.memory_mhz;
+    const double dram_read = (d.rcd_cycles + d.cl_cycles + ms.dram.burst_length) * l2_per_memory_cycle;
+    const double fixed = (m.l1_hit_latency_cycles + 2.0) * l2_per_sm_cycle +
+                         2.0 * ms.noc.latency_cycles + 2.0 * ms.memory_crossbar.latency_cycles +
+                         dram_read;
+    ms.l2.fill_latency_cycles = static_cast<uint32_t>(
+        std::max(1.0, std::round(hbm.miss_latency_cycles() * l2_per_sm_cycle - fixed)));
+  }
 
   // Kernel boundaries.
   if (s.launch().has_overhead_ns()) {

@@ -19,8 +19,10 @@ bool later(const auto& a, const auto& b) {
 }
 
 // Sectors that must hold valid data before the request can be answered.
-std::uint8_t needed_sectors(const MemRequest& r) {
-  if (r.op == MemOp::kWrite) return static_cast<std::uint8_t>(r.sector_mask & ~r.full_write_mask);
+std::uint8_t needed_sectors(const MemRequest& r, bool partial_writes_fetch) {
+  if (r.op == MemOp::kWrite) {
+    return partial_writes_fetch ? static_cast<std::uint8_t>(r.sector_mask & ~r.full_write_mask) : 0;
+  }
   return r.sector_mask;
 }
 
@@ -58,7 +60,10 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
                      std::to_string(config.partition));
   }
   if (config.sms == 0) throw InputError(n + ".sms: expected at least 1 SM, got 0");
-  responses_.reserve(config.response_queue_entries +
+  // Responses in the hit pipeline (up to the far latency × lookups per cycle) plus the queue.
+  response_capacity_ = config.response_queue_entries +
+                       std::size_t{config.hit_latency_far_cycles} * config.sectors_per_cycle;
+  responses_.reserve(response_capacity_ +
                      std::size_t{config.mshr.entries} * config.mshr.targets_per_entry);
   outbound_.reserve(config.outbound_queue_entries);
 }
@@ -109,7 +114,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
       request.line_address % kLineBytes != 0) {
     throw InternalError(name() + ": request with a bad line address or sector mask");
   }
-  const std::uint8_t needed = needed_sectors(request);
+  const std::uint8_t needed = needed_sectors(request, config_.partial_writes_fetch);
   const std::uint8_t present = tags_.probe(request.line_address).valid_mask;
   const MshrTable::Index entry = mshr_.find(request.line_address);
   const std::uint8_t in_flight = mshr_.in_flight(entry);
@@ -119,7 +124,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const auto wait_for = static_cast<std::uint8_t>(fetch | (needed & in_flight));
   const bool waits = wait_for != 0;
   // Resources first, so a stalled request leaves no trace.
-  if (responses_.size() >= config_.response_queue_entries) return Lookup::kNoResponseSlot;
+  if (responses_.size() >= response_capacity_) return Lookup::kNoResponseSlot;
   if (outbound_.size() + 2 > config_.outbound_queue_entries) return Lookup::kNoOutboundSlot;
   if (waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
@@ -248,7 +253,7 @@ Cycle L2Slice::tick(Cycle now) {
   // A stall on a full MSHR table ends with a fill (a message wakes the slice); one on a full
   // queue ends when the queue drains: retry next cycle if it drained this cycle, otherwise the
   // credit that lets it drain wakes the slice (or the response's ready cycle above).
-  const bool room = responses_.size() < config_.response_queue_entries &&
+  const bool room = responses_.size() < response_capacity_ &&
                     outbound_.size() + 2 <= config_.outbound_queue_entries;
   if ((stall == Lookup::kNoResponseSlot || stall == Lookup::kNoOutboundSlot) && room) {
     next = std::min(next, now + 1);

@@ -3,7 +3,8 @@
 //
 // Fidelity. Requests are looked up in arrival order, at most `sectors_per_cycle` sectors per cycle
 // (rate_limiter.h). Writes allocate: a sector written completely (MemRequest::full_write_mask) is
-// not fetched, a partially written one is; atomics and reductions read-modify-write at the slice
+// not fetched, a partially written one is unless `partial_writes_fetch` is false (the L2 keeps
+// per-byte write masks; the written bytes are treated as the sector's valid data); atomics and reductions read-modify-write at the slice
 // and need their sectors. Missing sectors are fetched from the next level (one read request per
 // miss for the missing sectors of the line, each widened to its aligned group of `fetch_sectors`
 // sectors, which all become valid); later misses to the line merge into its MSHR. Dirty
@@ -49,8 +50,10 @@ struct L2SliceConfig {
   std::uint32_t fill_latency_cycles = 100;      ///< last needed sector arrives -> response
   std::uint32_t sectors_per_cycle = 4;          ///< lookup bandwidth, at least 1
   std::uint32_t fetch_sectors = 1;              ///< aligned sectors fetched per missing one: 1, 2 or 4
+  bool partial_writes_fetch = true;             ///< false: byte-masked writes never fetch
   MshrConfig mshr{};                            ///< lines in flight and merges per line
-  std::uint32_t response_queue_entries = 32;    ///< responses waiting to leave before stalling
+  std::uint32_t response_queue_entries = 32;    ///< responses ready to leave before stalling
+                                                ///< (beyond those still in the hit pipeline)
   std::uint32_t outbound_queue_entries = 16;    ///< fetches / write-backs waiting to leave
   std::uint32_t partition = 0;                  ///< this slice's partition
   std::uint32_t partitions = 1;                 ///< partitions of the L2
@@ -110,6 +113,7 @@ class L2Slice final : public engine::Component {
   const L2SliceConfig& config() const { return config_; }
 
  private:
+  std::size_t response_capacity_ = 0;  ///< responses held: the hit pipeline and the queue
   struct Pending {
     engine::Cycle ready = 0;
     std::uint64_t seq = 0;

@@ -27,6 +27,9 @@ class MockMemoryPipeline final : public MemoryPipeline {
     if (limit_ != 0 && in_flight_.size() >= limit_) return limit_reason_;
     return PipelineBackpressure::kNone;
   }
+  bool has_room(PipelineBackpressure, int) const override {
+    return limit_ == 0 || in_flight_.size() < limit_;
+  }
   void issue(const MemoryOp& op, engine::Cycle now) override {
     const bool shared =
         op.info->space == traces::MemSpace::kShared || op.info->space == traces::MemSpace::kNone;
