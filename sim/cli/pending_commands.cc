@@ -1,5 +1,5 @@
-// The subcommands whose models are not built yet: `trace` and `replay`.
-// Each parses its documented arguments (so --help and usage errors work now) and then reports, with
+// The subcommands whose models are not built yet: `trace`.
+// It parses its documented arguments (so --help and usage errors work now) and then reports, with
 // exit status 2, which part is missing. Nothing succeeds silently.
 #include <string>
 #include <vector>
@@ -54,21 +54,6 @@ int trace_command(const Args& args, CommandIo& io) {
                           "Inspects trace files and converts between the native .wstrace format\n"
                           "and Accel-Sim traces.",
                           "the trace file readers and writers");
-}
-
-int replay_command(const Args& args, CommandIo& io) {
-  po::options_description options("options");
-  options.add_options()
-      ("input", po::value<std::vector<std::string>>()->required(), "ncu report or CSV export")
-      ("arch", po::value<std::string>()->required(), "target architecture")
-      ("json", po::value<std::string>(), "write the predictions as JSON to FILE");
-  po::positional_options_description positional;
-  positional.add("input", -1);
-  const Usage usage{"warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
-                    "[--json FILE]",
-                    "Replays the kernels of Nsight Compute reports on a target architecture."};
-  if (!parse_args(args, options, positional, usage, io)) return kExitOk;
-  not_built("warpsim replay", "the Nsight Compute report reader and replay");
 }
 
 }  // namespace warpsim::cli
