@@ -4,6 +4,7 @@
 // the native .wstrace format and Accel-Sim traces. Both stream: one CTA in memory at a time.
 #include <filesystem>
 #include <iomanip>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,16 +17,19 @@
 #include "traces/kernel_summary.h"
 #include "traces/trace_files.h"
 #include "traces/wstrace/wstrace_reader.h"
+#include "workloads/workload.h"
 
 namespace warpsim::cli {
 namespace {
 
 const Usage kUsage{
-    "warpsim trace info <file> | convert <in> <out> [--to wstrace|accelsim|accelsim-xz]",
+    "warpsim trace info <file> | convert (<in> | --workload <name> [--param k=v ...]) <out>\n"
+    "                     [--to wstrace|accelsim|accelsim-xz]",
     "Inspects trace files and converts between the native .wstrace format and Accel-Sim traces\n"
     "(kernelslist.g with .traceg or .traceg.xz files). Formats follow the extensions: .wstrace;\n"
     "kernelslist.g, .traceg, .traceg.xz or a folder holding a kernelslist.g. --to overrides the\n"
-    "output format (accelsim-xz writes .traceg.xz files)."};
+    "output format (accelsim-xz writes .traceg.xz files). --workload writes a built-in workload\n"
+    "model's kernels instead of reading a trace (e.g. to run it on Accel-Sim as well)."};
 
 uint64_t file_size(const std::string& path) {
   std::error_code ec;
@@ -134,8 +138,8 @@ int info(const std::string& path, CommandIo& io) {
   return kExitOk;
 }
 
-int convert(const std::string& in, const std::string& out_path, const std::string& to,
-            CommandIo& io) {
+int convert(std::unique_ptr<traces::KernelSource> source, const std::string& out_path,
+            const std::string& to, CommandIo& io) {
   traces::TraceFormat format{};
   if (to.empty()) {
     format = traces::trace_format_of(out_path);
@@ -144,7 +148,6 @@ int convert(const std::string& in, const std::string& out_path, const std::strin
   } else {
     throw InputError("--to: expected wstrace, accelsim or accelsim-xz, got '" + to + "'");
   }
-  const auto source = traces::open_trace(in);
   const traces::TraceWriteStats stats = traces::write_trace(*source, out_path, format);
   io.out << "wrote " << out_path << ": " << stats.kernels << " kernels, " << stats.ctas
          << " CTAs, " << stats.instructions << " warp instructions, " << stats.bytes << " B\n";
@@ -156,6 +159,8 @@ int convert(const std::string& in, const std::string& out_path, const std::strin
 int trace_command(const Args& args, CommandIo& io) {
   std::vector<std::string> words;
   std::string to;
+  std::string workload;
+  std::vector<std::string> params;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& word = args[i];
     if (word == "--help" || word == "-h") {
@@ -164,8 +169,10 @@ int trace_command(const Args& args, CommandIo& io) {
     }
     if (word == "--to" && i + 1 < args.size()) {
       to = args[++i];
-    } else if (word.starts_with("--to=")) {
-      to = word.substr(5);
+    } else if (word == "--workload" && i + 1 < args.size()) {
+      workload = args[++i];
+    } else if (word == "--param" && i + 1 < args.size()) {
+      params.push_back(args[++i]);
     } else if (!word.empty() && word.front() == '-') {
       throw InputError("unknown option '" + word + "'\nusage: " + kUsage.synopsis);
     } else {
@@ -181,12 +188,22 @@ int trace_command(const Args& args, CommandIo& io) {
   };
   if (words.front() == "info") {
     expect(1, "info <file>");
-    if (!to.empty()) throw InputError("info: --to applies to convert only");
+    if (!to.empty() || !workload.empty()) {
+      throw InputError("info: --to and --workload apply to convert only");
+    }
     return info(words[1], io);
   }
+  if (words.front() == "convert" && !workload.empty()) {
+    expect(1, "convert --workload <name> [--param k=v ...] <out> [--to FORMAT]");
+    const workloads::Workload& model = workloads::find_workload(workload);
+    const workloads::Params values =
+        workloads::Params::parse(model.params(), params, std::string(model.name()));
+    return convert(model.make_source(values), words[1], to, io);
+  }
   if (words.front() == "convert") {
+    if (!params.empty()) throw InputError("convert: --param needs --workload");
     expect(2, "convert <in> <out> [--to FORMAT]");
-    return convert(words[1], words[2], to, io);
+    return convert(traces::open_trace(words[1]), words[2], to, io);
   }
   throw InputError("unknown action '" + words.front() + "'\nusage: " + kUsage.synopsis);
 }

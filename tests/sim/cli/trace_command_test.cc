@@ -53,6 +53,22 @@ TEST(CliTraceCommand, ConvertsBothWaysAndRunsTheTrace) {
   EXPECT_NE(r.out.find("_Z4gemmv"), std::string::npos) << r.out;
 }
 
+TEST(CliTraceCommand, WritesAWorkloadAsAnAccelSimTrace) {
+  const std::string out = temp("saxpy_accelsim");
+  std::filesystem::remove_all(out);
+  auto r = run_cli({"trace", "convert", "--workload", "saxpy", "--param", "n=4096",
+                    out + "/kernelslist.g"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("1 kernels, 16 CTAs"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(out + "/kernel-1.traceg"));
+  r = run_cli({"trace", "info", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("16 CTAs"), std::string::npos) << r.out;
+  r = run_cli({"trace", "convert", "--param", "n=1", "a", "b.wstrace"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--param needs --workload"), std::string::npos) << r.err;
+}
+
 TEST(CliTraceCommand, CrossIsaReplayWarnsAboutMissingOpcodes) {
   // The v6 fixture with a shared-memory size the A100 can hold.
   std::ifstream in(fixture("v6/kernel-1-ctx_0x55d0c8.traceg"));
