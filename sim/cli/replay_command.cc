@@ -115,30 +115,29 @@ pb::Value kernel_json(const KernelReplay& r) {
   return out;
 }
 
-void write_table(const std::vector<KernelReplay>& replays, const std::string& target,
-                 std::ostream& out) {
+void write_header(const std::string& target, std::ostream& out) {
   out << "kernel | fidelity | measured cycles | source preset: predicted cycles (error) | "
       << target << ": predicted cycles, us | speedup | bottleneck (bound)\n";
-  for (size_t i = 0; i < replays.size(); ++i) {
-    const KernelReplay& r = replays[i];
-    out << i << " " << r.profile.name << " | " << replay::fidelity_name(r.fidelity) << " | ";
-    out << (r.profile.cycles ? fixed(*r.profile.cycles, 0) : "n/a") << " | ";
-    if (r.source) {
-      const auto c = replay::simulated(*r.source, "gpc__cycles_elapsed.max");
-      out << r.source_arch << ": " << (c ? fixed(*c, 0) : "n/a");
-      if (c && r.profile.cycles && *r.profile.cycles > 0) {
-        out << " (" << fixed((*c / *r.profile.cycles - 1) * 100, 1) << " %)";
-      }
-    } else {
-      out << "-";
+}
+
+void write_row(size_t index, const KernelReplay& r, std::ostream& out) {
+  out << index << " " << r.profile.name << " | " << replay::fidelity_name(r.fidelity) << " | ";
+  out << (r.profile.cycles ? fixed(*r.profile.cycles, 0) : "n/a") << " | ";
+  if (r.source) {
+    const auto c = replay::simulated(*r.source, "gpc__cycles_elapsed.max");
+    out << r.source_arch << ": " << (c ? fixed(*c, 0) : "n/a");
+    if (c && r.profile.cycles && *r.profile.cycles > 0) {
+      out << " (" << fixed((*c / *r.profile.cycles - 1) * 100, 1) << " %)";
     }
-    const auto tc = replay::simulated(r.target, "gpc__cycles_elapsed.max");
-    const auto td = duration_ns(r.target, r.target_sm_mhz);
-    out << " | " << (tc ? fixed(*tc, 0) : "n/a") << ", " << (td ? fixed(*td / 1e3, 2) : "n/a");
-    const auto s = speedup(r);
-    out << " | " << (s ? fixed(*s, 2) + "x" : "n/a") << " | " << r.target_bound.bottleneck << " ("
-        << fixed(r.target_bound.cycles, 0) << " cycles)\n";
+  } else {
+    out << "-";
   }
+  const auto tc = replay::simulated(r.target, "gpc__cycles_elapsed.max");
+  const auto td = duration_ns(r.target, r.target_sm_mhz);
+  out << " | " << (tc ? fixed(*tc, 0) : "n/a") << ", " << (td ? fixed(*td / 1e3, 2) : "n/a");
+  const auto s = speedup(r);
+  out << " | " << (s ? fixed(*s, 2) + "x" : "n/a") << " | " << r.target_bound.bottleneck << " ("
+      << fixed(r.target_bound.cycles, 0) << " cycles)" << std::endl;
 }
 
 }  // namespace
@@ -152,12 +151,15 @@ int replay_command(const Args& args, CommandIo& io) {
        "override a field of the target: --set path=value (repeatable)")
       ("json", po::value<std::string>(), "write the predictions as JSON to FILE")
       ("no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")
+      ("max-instructions", po::value<double>(),
+       "skip kernels that measured more warp instructions than this")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
       ("quiet,q", po::bool_switch(), "no progress messages");
   po::positional_options_description positional;
   positional.add("input", -1);
   const Usage usage{"warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
-                    "[--set path=value ...] [--json FILE] [--no-self-check] [--threads N]",
+                    "[--set path=value ...] [--json FILE] [--no-self-check] [--max-instructions N]\n"
+                    "                      [--threads N] [--quiet]",
                     "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
                     "exports (raw page, details page; a source page adds the SASS listing of the\n"
                     "kernels before it) on the cycle model: the measurement, a self-check on the\n"
@@ -179,9 +181,17 @@ int replay_command(const Args& args, CommandIo& io) {
     json = std::make_unique<std::ofstream>(path);
     if (!*json) throw InputError("--json " + path + ": cannot open for writing");
   }
-  const auto profiles =
-      traces::ncu::load_profiles(vm->at("input").as<std::vector<std::string>>());
+  auto profiles = traces::ncu::load_profiles(vm->at("input").as<std::vector<std::string>>());
   if (profiles.empty()) throw InputError("the inputs hold no profiled kernels");
+  if (vm->count("max-instructions")) {
+    const double limit = vm->at("max-instructions").as<double>();
+    const size_t before = profiles.size();
+    std::erase_if(profiles, [&](const traces::ncu::KernelProfile& p) {
+      return p.warp_instructions > limit;
+    });
+    io.err << "warpsim replay: " << before - profiles.size() << " of " << before
+           << " kernels skipped (more than " << limit << " warp instructions)\n";
+  }
   opt.warn = [&](const std::string& w) { io.err << "warpsim replay: warning: " << w << "\n"; };
   if (!vm->at("quiet").as<bool>()) {
     opt.progress = [&](size_t k, const std::string& what) {
@@ -189,8 +199,15 @@ int replay_command(const Args& args, CommandIo& io) {
              << profiles[k].name << " " << what << "\n";
     };
   }
-  const std::vector<KernelReplay> replays = replay::replay_profiles(profiles, opt);
-  write_table(replays, opt.target, io.out);
+  // One kernel at a time, so that each row appears as soon as it is simulated.
+  std::vector<KernelReplay> replays;
+  write_header(opt.target, io.out);
+  for (size_t k = 0; k < profiles.size(); ++k) {
+    auto one = opt;
+    if (opt.progress) one.progress = [&](size_t, const std::string& what) { opt.progress(k, what); };
+    replays.push_back(std::move(replay::replay_profiles({profiles[k]}, one).front()));
+    write_row(k, replays.back(), io.out);
+  }
   if (json) {
     pb::Struct root;
     auto& f = *root.mutable_fields();
