@@ -24,14 +24,17 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     default: break;
   }
   const uint64_t s = e.sectors_per_request;
-  const uint64_t stride = e.scattered ? 128 : 32;
-  const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, 1);
+  const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
+  const uint64_t group = k / std::max<uint32_t>(e.reuse_group, 1);
+  // Coalesced: the request's sectors side by side. Scattered: sector j in block j of the
+  // footprint, so each lies in its own line and neighbouring groups fill the rest of that line.
+  const uint64_t block = footprint / s;
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector group j.
     const uint64_t offset = std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
-    const uint64_t sector = (k * s + j) % footprint;
-    out[a] = e.region + sector * stride + offset;
+    const uint64_t sector = e.scattered ? j * block + group % block : (group * s + j) % footprint;
+    out[a] = e.region + sector * 32 + offset;
   }
 }
 

@@ -218,6 +218,13 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
       const double unique = dram > 0 ? dram / 32 * share : sectors[i];
       e.footprint_sectors = static_cast<uint64_t>(
           std::clamp(unique, static_cast<double>(e.sectors_per_request), sectors[i]));
+      // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
+      // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which
+      // write through L1, complete their sectors over neighbouring requests as the DRAM bytes say.
+      const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
+      const double group = store ? sectors[i] / static_cast<double>(e.footprint_sectors)
+                                 : 1 / (1 - l1_hit);
+      e.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
     } else if (info.space == traces::MemSpace::kShared && d.measured &&

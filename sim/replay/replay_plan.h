@@ -43,6 +43,8 @@ struct PlanEntry {
   uint32_t sectors_per_request = 1;   ///< Global: distinct 32 B sectors per warp request.
   bool scattered = false;             ///< Global: one sector per 128 B line (uncoalesced).
   uint64_t footprint_sectors = 1;     ///< Global/local: distinct sectors the entry touches.
+  uint32_t reuse_group = 1;           ///< Global: consecutive requests (neighbouring warps of a
+                                      ///< CTA, then later passes) that read the same sectors.
   uint32_t conflict_ways = 1;         ///< Shared: wavefronts per request / ideal.
   uint64_t region = 0;                ///< Base address of the entry's region.
 };
