@@ -59,11 +59,12 @@ Bound analytical_bound(const ReplayPlan& plan, const traces::ncu::KernelProfile&
   const traces::OpcodeTable& opcodes = *plan.info.opcodes;
   std::map<arch::OpClass, double> per_class;
   std::map<std::string, double> tensor_flops;
-  double issued = 0, shared_wavefronts = 0, l1_sectors = 0;
+  double issued = 0, shared_wavefronts = 0, l1_sectors = 0, per_warp = 0;
   for (const PlanEntry& e : plan.entries) {
     const traces::OpcodeInfo& info = opcodes.info(e.opcode);
     const double count = e.per_warp * warps;
     issued += count;
+    per_warp += e.per_warp;
     per_class[info.op_class] += count;
     std::string type;
     if (const double f = mma_flops(info.mnemonic, type); f > 0) tensor_flops[type] += f * count;
@@ -78,6 +79,8 @@ Bound analytical_bound(const ReplayPlan& plan, const traces::ncu::KernelProfile&
   }
   Bound b;
   b.terms.push_back({"issue", issued / (sms * smsps * std::max<uint32_t>(1, spec.sm().issue_width_per_scheduler()))});
+  // One warp issues at most one instruction per cycle: its own stream is a floor (latency aside).
+  b.terms.push_back({"warp issue", per_warp + 1});
   for (const auto& [op_class, count] : per_class) {
     if (op_class == arch::OP_CLASS_UNKNOWN) continue;
     const arch::FunctionalUnit& fu = arch::functional_unit(spec, op_class);

@@ -1,5 +1,6 @@
 // An analytical, roofline-style bound of a replayed kernel on an architecture: the SM cycles each
-// resource needs at its peak rate — instruction issue, each functional-unit pipe, the tensor
+// resource needs at its peak rate — instruction issue (all warps, and one warp's own stream at one
+// instruction per cycle), each functional-unit pipe, the tensor
 // cores (FLOPs from the MMA shape and data type), shared-memory wavefronts, L1 sectors, L2
 // bandwidth and HBM bandwidth — and the largest of them, which names the bottleneck. A lower
 // bound: it leaves out latency, occupancy and queueing (the cycle model's job).
@@ -16,7 +17,8 @@ namespace warpsim::replay {
 
 /// One resource's time at its peak rate.
 struct BoundTerm {
-  std::string resource;  ///< "issue", "pipe fp32", "tensor", "shared", "l1", "l2", "dram".
+  std::string resource;  ///< "issue", "warp issue", "pipe fp32", "tensor bf16", "shared", "l1",
+                         ///< "l2", "dram".
   double cycles = 0;     ///< SM cycles at the architecture's SM clock.
 };
 

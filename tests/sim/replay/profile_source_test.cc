@@ -89,3 +89,26 @@ TEST(ReplaySource, LaneAddressesReproduceSectorsPerRequestAndConflicts) {
 
 }  // namespace
 }  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
+  traces::ncu::KernelProfile p = loop_kernel();
+  p.l1_hit_rate_pct = 75.0;  // One miss in four requests: groups of 4 requests share sectors.
+  const ReplayPlan plan = plan_from_profile(p);
+  const auto first_load = [&](uint64_t warp) {
+    traces::WarpTrace w;
+    build_warp(plan, warp, 20, 32, w);
+    for (const auto& inst : w.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base == "LDG") return w.lane_addresses(inst)[0];
+    }
+    return uint64_t{0};
+  };
+  EXPECT_EQ(first_load(0), first_load(3));
+  EXPECT_NE(first_load(3), first_load(4));
+  EXPECT_EQ(first_load(4), first_load(7));
+}
+
+}  // namespace
+}  // namespace warpsim::replay
