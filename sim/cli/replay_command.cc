@@ -151,6 +151,7 @@ int replay_command(const Args& args, CommandIo& io) {
        "override a field of the target: --set path=value (repeatable)")
       ("json", po::value<std::string>(), "write the predictions as JSON to FILE")
       ("no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")
+      ("kernel", po::value<std::string>(), "replay only kernels whose name contains this text")
       ("max-instructions", po::value<double>(),
        "skip kernels that measured more warp instructions than this")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
@@ -158,8 +159,8 @@ int replay_command(const Args& args, CommandIo& io) {
   po::positional_options_description positional;
   positional.add("input", -1);
   const Usage usage{"warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
-                    "[--set path=value ...] [--json FILE] [--no-self-check] [--max-instructions N]\n"
-                    "                      [--threads N] [--quiet]",
+                    "[--set path=value ...] [--json FILE] [--no-self-check] [--kernel TEXT]\n"
+                    "                      [--max-instructions N] [--threads N] [--quiet]",
                     "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
                     "exports (raw page, details page; a source page adds the SASS listing of the\n"
                     "kernels before it) on the cycle model: the measurement, a self-check on the\n"
@@ -183,6 +184,13 @@ int replay_command(const Args& args, CommandIo& io) {
   }
   auto profiles = traces::ncu::load_profiles(vm->at("input").as<std::vector<std::string>>());
   if (profiles.empty()) throw InputError("the inputs hold no profiled kernels");
+  if (vm->count("kernel")) {
+    const std::string needle = vm->at("kernel").as<std::string>();
+    std::erase_if(profiles, [&](const traces::ncu::KernelProfile& p) {
+      return p.name.find(needle) == std::string::npos;
+    });
+    if (profiles.empty()) throw InputError("--kernel " + needle + ": no kernel name contains it");
+  }
   if (vm->count("max-instructions")) {
     const double limit = vm->at("max-instructions").as<double>();
     const size_t before = profiles.size();

@@ -44,14 +44,12 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                 traces::WarpTrace& warp) {
   const traces::OpcodeTable& opcodes = *plan.info.opcodes;
   std::vector<uint64_t> budget(plan.entries.size());
-  uint64_t passes = 0;
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     const PlanEntry& e = plan.entries[i];
     const double g = static_cast<double>(global_warp);
     budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
                           : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
                                                   std::floor(g * e.per_warp + 1e-6));
-    passes = std::max(passes, budget[i]);
   }
   const traces::LaneMask all = lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
   std::array<uint64_t, 64> addresses{};
@@ -79,12 +77,25 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     }
     warp.instructions.push_back(inst);
   };
-  for (uint64_t p = 0; p < passes; ++p) {
-    for (size_t i = 0; i < plan.entries.size(); ++i) {
-      if (budget[i] <= p) continue;
-      const PlanEntry& e = plan.entries[i];
-      emit(&e, e.opcode, e.pc, p * total_warps + global_warp);
+  // Runs of neighbouring entries with the same count form a loop body: each run repeats its
+  // count before the next starts, so paths of a divergent branch run one after the other, as
+  // the hardware serialises them.
+  const size_t n = plan.entries.size();
+  for (size_t i = 0; i < n;) {
+    if (budget[i] == 0) {
+      ++i;
+      continue;
     }
+    size_t end = i + 1;
+    while (end < n && (budget[end] == budget[i] || budget[end] == 0)) ++end;
+    for (uint64_t p = 0; p < budget[i]; ++p) {
+      for (size_t t = i; t < end; ++t) {
+        if (budget[t] == 0) continue;
+        const PlanEntry& e = plan.entries[t];
+        emit(&e, e.opcode, e.pc, p * total_warps + global_warp);
+      }
+    }
+    i = end;
   }
   const uint32_t exit_pc = plan.entries.empty() ? 0 : plan.entries.back().pc + 16;
   emit(nullptr, plan.exit_opcode, exit_pc, 0);

@@ -1,7 +1,8 @@
 // A KernelSource that replays profiled kernels: for each ReplayPlan it streams the grid's CTAs,
 // each warp executing every plan entry its share of the measured count (spread evenly over the
-// grid's warps; CTA barriers the same number of times in every warp), in passes over the entries
-// in PC order — so a loop body repeats as a loop does — and ending with EXIT. Active masks take
+// grid's warps; CTA barriers the same number of times in every warp). Neighbouring entries with
+// the same count form a loop body that repeats its count before the next run of entries starts
+// (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks take
 // the measured lanes per instruction; lane addresses reproduce the measured sectors per request
 // (coalesced or one per line), each entry's unique footprint (which gives the DRAM traffic and
 // the reuse) and the shared-memory conflict degree. Left out: divergence order within a warp

@@ -8,7 +8,7 @@
 // dependences as compiled); per-PC counts from a report or an instanced raw page (opcodes assigned
 // from the per-opcode mix by count, memory kinds from ncu's per-PC memory type, registers chained
 // one instruction to the next); the opcode mix alone (one entry per mnemonic). Left out: control
-// flow (loops replay as repeated passes over the body), immediates, constant-bank contents.
+// flow (loops replay as repeated runs of equal-count entries), immediates, constant contents.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,7 @@ struct PlanEntry {
   bool scattered = false;             ///< Global: one sector per 128 B line (uncoalesced).
   uint64_t footprint_sectors = 1;     ///< Global/local: distinct sectors the entry touches.
   uint32_t reuse_group = 1;           ///< Global: consecutive requests (neighbouring warps of a
-                                      ///< CTA, then later passes) that read the same sectors.
+                                      ///< CTA, then later iterations) that read the same sectors.
   uint32_t conflict_ways = 1;         ///< Shared: wavefronts per request / ideal.
   uint64_t region = 0;                ///< Base address of the entry's region.
 };
