@@ -100,10 +100,10 @@ pb::Value kernel_json(const KernelReplay& r) {
   f["fidelity"] = text(replay::fidelity_name(r.fidelity));
   pb::Value measured;
   auto& m = *measured.mutable_struct_value()->mutable_fields();
-  for (const char* name : {"gpc__cycles_elapsed.max", "gpu__time_duration.sum",
-                           "smsp__inst_executed.sum", "dram__bytes_read.sum",
-                           "dram__bytes_write.sum", "lts__t_sector_hit_rate.pct",
-                           "l1tex__t_sector_hit_rate.pct", "gpc__cycles_elapsed.avg.per_second"}) {
+  for (const char* name :
+       {"gpc__cycles_elapsed.max", "gpu__time_duration.sum", "smsp__inst_executed.sum",
+        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sector_hit_rate.pct",
+        "l1tex__t_sector_hit_rate.pct", "gpc__cycles_elapsed.avg.per_second"}) {
     if (const auto v = p.metric(name)) m[name] = number(*v);
   }
   f["measured"] = measured;
@@ -144,28 +144,28 @@ void write_row(size_t index, const KernelReplay& r, std::ostream& out) {
 
 int replay_command(const Args& args, CommandIo& io) {
   po::options_description options("options");
-  options.add_options()
-      ("input", po::value<std::vector<std::string>>(), "ncu report or CSV export")
-      ("arch", po::value<std::string>(), "target architecture (preset or .textproto)")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override a field of the target: --set path=value (repeatable)")
-      ("json", po::value<std::string>(), "write the predictions as JSON to FILE")
-      ("no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")
-      ("kernel", po::value<std::string>(), "replay only kernels whose name contains this text")
-      ("max-instructions", po::value<double>(),
-       "skip kernels that measured more warp instructions than this")
-      ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
-      ("quiet,q", po::bool_switch(), "no progress messages");
+  options.add_options()("input", po::value<std::vector<std::string>>(), "ncu report or CSV export")(
+      "arch", po::value<std::string>(), "target architecture (preset or .textproto)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a field of the target: --set path=value (repeatable)")(
+      "json", po::value<std::string>(), "write the predictions as JSON to FILE")(
+      "no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")(
+      "kernel", po::value<std::string>(), "replay only kernels whose name contains this text")(
+      "max-instructions", po::value<double>(),
+      "skip kernels that measured more warp instructions than this")(
+      "threads", po::value<unsigned>()->default_value(1), "simulation threads")(
+      "quiet,q", po::bool_switch(), "no progress messages");
   po::positional_options_description positional;
   positional.add("input", -1);
-  const Usage usage{"warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
-                    "[--set path=value ...] [--json FILE] [--no-self-check] [--kernel TEXT]\n"
-                    "                      [--max-instructions N] [--threads N] [--quiet]",
-                    "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
-                    "exports (raw page, details page; a source page adds the SASS listing of the\n"
-                    "kernels before it) on the cycle model: the measurement, a self-check on the\n"
-                    "measured GPU's preset, the prediction on the target, the speedup and the\n"
-                    "bottleneck of an analytical bound."};
+  const Usage usage{
+      "warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
+      "[--set path=value ...] [--json FILE] [--no-self-check] [--kernel TEXT]\n"
+      "                      [--max-instructions N] [--threads N] [--quiet]",
+      "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
+      "exports (raw page, details page; a source page adds the SASS listing of the\n"
+      "kernels before it) on the cycle model: the measurement, a self-check on the\n"
+      "measured GPU's preset, the prediction on the target, the speedup and the\n"
+      "bottleneck of an analytical bound."};
   const auto vm = parse_args(args, options, positional, usage, io);
   if (!vm) return kExitOk;
   if (!vm->count("input")) throw InputError("missing input file\nusage: " + usage.synopsis);
@@ -194,9 +194,8 @@ int replay_command(const Args& args, CommandIo& io) {
   if (vm->count("max-instructions")) {
     const double limit = vm->at("max-instructions").as<double>();
     const size_t before = profiles.size();
-    std::erase_if(profiles, [&](const traces::ncu::KernelProfile& p) {
-      return p.warp_instructions > limit;
-    });
+    std::erase_if(profiles,
+                  [&](const traces::ncu::KernelProfile& p) { return p.warp_instructions > limit; });
     io.err << "warpsim replay: " << before - profiles.size() << " of " << before
            << " kernels skipped (more than " << limit << " warp instructions)\n";
   }
@@ -212,7 +211,8 @@ int replay_command(const Args& args, CommandIo& io) {
   write_header(opt.target, io.out);
   for (size_t k = 0; k < profiles.size(); ++k) {
     auto one = opt;
-    if (opt.progress) one.progress = [&](size_t, const std::string& what) { opt.progress(k, what); };
+    if (opt.progress)
+      one.progress = [&](size_t, const std::string& what) { opt.progress(k, what); };
     replays.push_back(std::move(replay::replay_profiles({profiles[k]}, one).front()));
     write_row(k, replays.back(), io.out);
   }
@@ -222,7 +222,8 @@ int replay_command(const Args& args, CommandIo& io) {
     f["warpsim_version"] = text(kVersion);
     f["target_arch"] = text(opt.target);
     pb::Value kernels;
-    for (const KernelReplay& r : replays) *kernels.mutable_list_value()->add_values() = kernel_json(r);
+    for (const KernelReplay& r : replays)
+      *kernels.mutable_list_value()->add_values() = kernel_json(r);
     f["kernels"] = kernels;
     std::string s;
     pb::util::JsonPrintOptions print;

@@ -19,9 +19,10 @@ double mma_flops(std::string_view mnemonic, std::string& type) {
   type = mnemonic.find("BF16") != std::string_view::npos   ? "bf16"
          : mnemonic.find("TF32") != std::string_view::npos ? "tf32"
          : mnemonic.find("E4M3") != std::string_view::npos ||
-                 mnemonic.find("E5M2") != std::string_view::npos ? "fp8"
-         : mnemonic.starts_with("IMMA")                     ? "int8"
-                                                            : "fp16";
+                 mnemonic.find("E5M2") != std::string_view::npos
+             ? "fp8"
+         : mnemonic.starts_with("IMMA") ? "int8"
+                                        : "fp16";
   const size_t dot = mnemonic.find('.');
   if (dot == std::string_view::npos) return 0;
   std::string_view shape = mnemonic.substr(dot + 1);
@@ -72,26 +73,30 @@ Bound analytical_bound(const ReplayPlan& plan, const traces::ncu::KernelProfile&
       const double width = std::max<double>(info.width_bytes, 4);
       const double ideal = std::max(1.0, std::ceil(32 * e.lane_fraction * width / 128));
       shared_wavefronts += count * ideal * e.conflict_ways;
-    } else if (info.space == traces::MemSpace::kGlobal || info.space == traces::MemSpace::kGeneric ||
-               info.space == traces::MemSpace::kLocal) {
+    } else if (info.space == traces::MemSpace::kGlobal ||
+               info.space == traces::MemSpace::kGeneric || info.space == traces::MemSpace::kLocal) {
       l1_sectors += count * e.sectors_per_request;
     }
   }
   Bound b;
-  b.terms.push_back({"issue", issued / (sms * smsps * std::max<uint32_t>(1, spec.sm().issue_width_per_scheduler()))});
+  b.terms.push_back(
+      {"issue",
+       issued / (sms * smsps * std::max<uint32_t>(1, spec.sm().issue_width_per_scheduler()))});
   // One warp issues at most one instruction per cycle: its own stream is a floor (latency aside).
   b.terms.push_back({"warp issue", per_warp + 1});
   for (const auto& [op_class, count] : per_class) {
     if (op_class == arch::OP_CLASS_UNKNOWN) continue;
     const arch::FunctionalUnit& fu = arch::functional_unit(spec, op_class);
-    const double per_cycle = fu.lanes() > 0 ? fu.lanes() / 32.0
-                                            : 1.0 / std::max<uint32_t>(1, fu.initiation_interval_cycles());
+    const double per_cycle = fu.lanes() > 0
+                                 ? fu.lanes() / 32.0
+                                 : 1.0 / std::max<uint32_t>(1, fu.initiation_interval_cycles());
     b.terms.push_back({"pipe " + pipe_name(op_class), count / (sms * smsps * per_cycle)});
   }
   for (const auto& [type, flops] : tensor_flops) {
     const auto& rates = spec.tensor().dense_flops_per_clk_per_sm();
     const auto it = rates.find(type);
-    if (it != rates.end() && it->second > 0) b.terms.push_back({"tensor " + type, flops / (sms * it->second)});
+    if (it != rates.end() && it->second > 0)
+      b.terms.push_back({"tensor " + type, flops / (sms * it->second)});
   }
   if (shared_wavefronts > 0) b.terms.push_back({"shared", shared_wavefronts / sms});
   if (l1_sectors > 0) {
@@ -100,7 +105,8 @@ Bound analytical_bound(const ReplayPlan& plan, const traces::ncu::KernelProfile&
   }
   const double l2_bytes = profile.metric("lts__t_sectors.sum").value_or(l1_sectors) * 32;
   if (l2_bytes > 0 && spec.l2().bandwidth_bytes_per_clk() > 0 && spec.clocks().l2_mhz() > 0) {
-    const double seconds = l2_bytes / (spec.l2().bandwidth_bytes_per_clk() * spec.clocks().l2_mhz() * 1e6);
+    const double seconds =
+        l2_bytes / (spec.l2().bandwidth_bytes_per_clk() * spec.clocks().l2_mhz() * 1e6);
     b.terms.push_back({"l2", seconds * sm_hz});
   }
   const double dram_bytes = profile.dram_read_bytes + profile.dram_write_bytes;

@@ -1,7 +1,7 @@
 // An analytical, roofline-style bound of a replayed kernel on an architecture: the SM cycles each
-// resource needs at its peak rate — instruction issue (all warps, and one warp's own stream at one
-// instruction per cycle), each functional-unit pipe, the tensor
-// cores (FLOPs from the MMA shape and data type), shared-memory wavefronts, L1 sectors, L2
+// resource needs at its peak rate — instruction issue (all warps, and one warp's own stream at
+// one instruction per cycle), each functional-unit pipe, the tensor cores (FLOPs from the MMA
+// shape and data type), shared-memory wavefronts, L1 sectors, L2
 // bandwidth and HBM bandwidth — and the largest of them, which names the bottleneck. A lower
 // bound: it leaves out latency, occupancy and queueing (the cycle model's job).
 #pragma once

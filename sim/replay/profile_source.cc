@@ -21,7 +21,8 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     case traces::MemSpace::kConstant:
       for (uint32_t a = 0; a < n; ++a) out[a] = e.region;
       return;
-    default: break;
+    default:
+      break;
   }
   const uint64_t s = e.sectors_per_request;
   const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
@@ -32,7 +33,8 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector group j.
-    const uint64_t offset = std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
+    const uint64_t offset =
+        std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
     const uint64_t sector = e.scattered ? j * block + group % block : (group * s + j) % footprint;
     out[a] = e.region + sector * 32 + offset;
   }
@@ -51,7 +53,8 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                           : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
                                                   std::floor(g * e.per_warp + 1e-6));
   }
-  const traces::LaneMask all = lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
+  const traces::LaneMask all =
+      lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
   std::array<uint64_t, 64> addresses{};
   const auto emit = [&](const PlanEntry* e, traces::OpcodeId opcode, uint32_t pc, uint64_t k) {
     traces::WarpInstruction inst;

@@ -2,10 +2,10 @@
 // each warp executing every plan entry its share of the measured count (spread evenly over the
 // grid's warps; CTA barriers the same number of times in every warp). Neighbouring entries with
 // the same count form a loop body that repeats its count before the next run of entries starts
-// (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks take
-// the measured lanes per instruction; lane addresses reproduce the measured sectors per request
-// (coalesced or one per line), each entry's unique footprint (which gives the DRAM traffic and
-// the reuse) and the shared-memory conflict degree. Left out: divergence order within a warp
+// (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks
+// take the measured lanes per instruction; lane addresses reproduce the measured sectors per
+// request (coalesced or one per line), each entry's unique footprint (which gives the DRAM traffic
+// and the reuse) and the shared-memory conflict degree. Left out: divergence order within a warp
 // (paths are not interleaved), data-dependent addresses.
 #pragma once
 

@@ -70,7 +70,8 @@ std::optional<double> simulated(const stats::KernelReport& report, std::string_v
 std::vector<KernelReplay> replay_profiles(const std::vector<traces::ncu::KernelProfile>& profiles,
                                           const ReplayOptions& options) {
   std::map<std::string, std::unique_ptr<Target>> cache;
-  const Target& target = target_for(cache, "target", options.target, options.target_overrides, options);
+  const Target& target =
+      target_for(cache, "target", options.target, options.target_overrides, options);
   std::vector<KernelReplay> out;
   for (size_t i = 0; i < profiles.size(); ++i) {
     KernelReplay r;
@@ -81,7 +82,8 @@ std::vector<KernelReplay> replay_profiles(const std::vector<traces::ncu::KernelP
     r.target_sm_mhz = target.config.sm_mhz;
     r.target_bound = analytical_bound(plan, r.profile, target.spec.spec);
     if (options.self_check) {
-      const Target& source = target_for(cache, "source " + r.source_arch, r.source_arch, {}, options);
+      const Target& source =
+          target_for(cache, "source " + r.source_arch, r.source_arch, {}, options);
       r.source_sm_mhz = source.config.sm_mhz;
       r.source_bound = analytical_bound(plan, r.profile, source.spec.spec);
       if (options.progress) options.progress(i, "on " + r.source_arch);

@@ -17,10 +17,10 @@
 namespace warpsim::replay {
 
 struct ReplayOptions {
-  std::string target = "h200";              ///< Target preset or .textproto.
-  std::vector<std::string> target_overrides;  ///< --set path=value on the target.
-  bool self_check = true;                   ///< Also simulate on the source preset.
-  unsigned threads = 1;                     ///< Simulation threads.
+  std::string target = "h200";                     ///< Target preset or .textproto.
+  std::vector<std::string> target_overrides;       ///< --set path=value on the target.
+  bool self_check = true;                          ///< Also simulate on the source preset.
+  unsigned threads = 1;                            ///< Simulation threads.
   std::function<void(const std::string&)> warn{};  ///< Receives configuration warnings.
   std::function<void(size_t kernel, const std::string& what)> progress{};  ///< Before each run.
 };
@@ -29,9 +29,9 @@ struct ReplayOptions {
 struct KernelReplay {
   traces::ncu::KernelProfile profile;
   PlanFidelity fidelity = PlanFidelity::kOpcodeMix;
-  std::string source_arch;                      ///< Preset name of the measured GPU.
-  std::optional<stats::KernelReport> source;    ///< Simulated on the source preset.
-  stats::KernelReport target;                   ///< Simulated on the target.
+  std::string source_arch;                    ///< Preset name of the measured GPU.
+  std::optional<stats::KernelReport> source;  ///< Simulated on the source preset.
+  stats::KernelReport target;                 ///< Simulated on the target.
   Bound source_bound, target_bound;
   double source_sm_mhz = 0, target_sm_mhz = 0;  ///< The presets' SM clocks.
 };

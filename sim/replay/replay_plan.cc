@@ -28,19 +28,23 @@ struct Draft {
   std::string sass;  // Full text when a listing gave it.
   uint32_t pc = 0;
   const PcProfile* measured = nullptr;  // Null in opcode-mix mode.
-  double count = 0;                      // Warp instructions over the grid.
+  double count = 0;                     // Warp instructions over the grid.
 };
 
 bool space_matches(const traces::OpcodeInfo& info, PcSpace space, bool store) {
   using traces::MemSpace;
-  const bool is_store = info.access == traces::AccessKind::kStore ||
-                        info.access == traces::AccessKind::kReduction;
+  const bool is_store =
+      info.access == traces::AccessKind::kStore || info.access == traces::AccessKind::kReduction;
   switch (space) {
     case PcSpace::kGlobal:
-      return (info.space == MemSpace::kGlobal || info.space == MemSpace::kGeneric) && is_store == store;
-    case PcSpace::kShared: return info.space == MemSpace::kShared && is_store == store;
-    case PcSpace::kLocal: return info.space == MemSpace::kLocal && is_store == store;
-    case PcSpace::kOther: return info.is_memory() && info.space != MemSpace::kConstant;
+      return (info.space == MemSpace::kGlobal || info.space == MemSpace::kGeneric) &&
+             is_store == store;
+    case PcSpace::kShared:
+      return info.space == MemSpace::kShared && is_store == store;
+    case PcSpace::kLocal:
+      return info.space == MemSpace::kLocal && is_store == store;
+    case PcSpace::kOther:
+      return info.is_memory() && info.space != MemSpace::kConstant;
     case PcSpace::kNone:
       return info.space == MemSpace::kNone || info.space == MemSpace::kConstant;
   }
@@ -50,18 +54,22 @@ bool space_matches(const traces::OpcodeInfo& info, PcSpace space, bool store) {
 std::string default_mnemonic(const PcProfile& e) {
   const std::string width = e.access_bits == 64 ? ".64" : e.access_bits == 128 ? ".128" : "";
   switch (e.space) {
-    case PcSpace::kGlobal: return (e.is_store ? "STG.E" : "LDG.E") + width;
-    case PcSpace::kShared: return (e.is_store ? "STS" : "LDS") + width;
-    case PcSpace::kLocal: return (e.is_store ? "STL" : "LDL") + width;
-    default: return "IMAD";
+    case PcSpace::kGlobal:
+      return (e.is_store ? "STG.E" : "LDG.E") + width;
+    case PcSpace::kShared:
+      return (e.is_store ? "STS" : "LDS") + width;
+    case PcSpace::kLocal:
+      return (e.is_store ? "STL" : "LDL") + width;
+    default:
+      return "IMAD";
   }
 }
 
 // Assigns mnemonics to measured PCs from the per-opcode mix: largest counts first, each to the
 // candidate of the right memory kind whose remaining count fits best.
 void assign_mnemonics(std::vector<Draft>& drafts, const KernelProfile& p, traces::Isa isa) {
-  std::map<std::string, double> remaining = p.opcode_mix_full.empty() ? p.opcode_mix
-                                                                       : p.opcode_mix_full;
+  std::map<std::string, double> remaining =
+      p.opcode_mix_full.empty() ? p.opcode_mix : p.opcode_mix_full;
   std::map<std::string, traces::OpcodeInfo> infos;
   for (const auto& [m, n] : remaining) infos.emplace(m, traces::classify_opcode(isa, m));
   std::vector<Draft*> order;
@@ -128,7 +136,8 @@ void set_registers(PlanEntry& entry, const Draft& d, const traces::OpcodeInfo& i
       entry.guard_negated = g.starts_with("!");
       if (entry.guard_negated) g.remove_prefix(1);
       if (const auto r = traces::parse_register(g)) entry.guard = *r;
-      text.remove_prefix(std::min(text.size(), space == std::string_view::npos ? text.size() : space));
+      text.remove_prefix(
+          std::min(text.size(), space == std::string_view::npos ? text.size() : space));
     }
     while (text.starts_with(" ")) text.remove_prefix(1);
     const size_t sp = text.find(' ');
@@ -156,9 +165,12 @@ void set_registers(PlanEntry& entry, const Draft& d, const traces::OpcodeInfo& i
 
 const char* fidelity_name(PlanFidelity fidelity) {
   switch (fidelity) {
-    case PlanFidelity::kListing: return "sass listing";
-    case PlanFidelity::kPerPc: return "per-pc counts";
-    case PlanFidelity::kOpcodeMix: return "opcode mix";
+    case PlanFidelity::kListing:
+      return "sass listing";
+    case PlanFidelity::kPerPc:
+      return "per-pc counts";
+    case PlanFidelity::kOpcodeMix:
+      return "opcode mix";
   }
   return "?";
 }
@@ -173,8 +185,9 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   auto opcodes = std::make_shared<traces::OpcodeTable>(isa);
   std::vector<Draft> drafts = drafts_of(p, isa, plan.fidelity);
   if (drafts.empty()) {
-    throw InputError(where + ": no instruction counts to replay (expected per-PC counts, the "
-                             "source page or sass__inst_executed_per_opcode)");
+    throw InputError(where +
+                     ": no instruction counts to replay (expected per-PC counts, the "
+                     "source page or sass__inst_executed_per_opcode)");
   }
   const double warps = static_cast<double>(p.warps());
   const uint32_t warps_per_cta = traces::warps_per_cta(p.block, 32);
@@ -184,12 +197,13 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
     const auto info = traces::classify_opcode(isa, d.mnemonic);
-    if (info.space != traces::MemSpace::kGlobal && info.space != traces::MemSpace::kGeneric) continue;
+    if (info.space != traces::MemSpace::kGlobal && info.space != traces::MemSpace::kGeneric)
+      continue;
     const bool store = info.access == traces::AccessKind::kStore;
-    const double spr = d.measured && d.measured->l2_sectors > 0
-                           ? d.measured->l2_sectors / d.count
-                           : (store ? p.global_store_sectors_per_request
-                                    : p.global_load_sectors_per_request);
+    const double spr =
+        d.measured && d.measured->l2_sectors > 0
+            ? d.measured->l2_sectors / d.count
+            : (store ? p.global_store_sectors_per_request : p.global_load_sectors_per_request);
     sectors[i] = std::max(1.0, spr) * d.count;
     (store ? store_sectors : load_sectors) += sectors[i];
   }
@@ -222,15 +236,16 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
       // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which
       // write through L1, complete their sectors over neighbouring requests as the DRAM bytes say.
       const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
-      const double group = store ? sectors[i] / static_cast<double>(e.footprint_sectors)
-                                 : 1 / (1 - l1_hit);
+      const double group =
+          store ? sectors[i] / static_cast<double>(e.footprint_sectors) : 1 / (1 - l1_hit);
       e.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
     } else if (info.space == traces::MemSpace::kShared && d.measured &&
                d.measured->shared_wavefronts_ideal > 0) {
       e.conflict_ways = static_cast<uint32_t>(std::clamp(
-          std::lround(d.measured->shared_wavefronts / d.measured->shared_wavefronts_ideal), 1L, 32L));
+          std::lround(d.measured->shared_wavefronts / d.measured->shared_wavefronts_ideal), 1L,
+          32L));
     }
     plan.entries.push_back(std::move(e));
   }

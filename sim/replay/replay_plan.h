@@ -32,21 +32,21 @@ const char* fidelity_name(PlanFidelity fidelity);
 /// One static instruction of the plan.
 struct PlanEntry {
   traces::OpcodeId opcode = 0;
-  uint32_t pc = 0;                    ///< Byte offset in the function.
-  double per_warp = 0;                ///< Executed warp instructions per warp (grid average).
-  bool uniform = false;               ///< Same count in every warp (CTA barriers).
-  double lane_fraction = 1;           ///< Active (predicated-on) lanes / warp lanes.
+  uint32_t pc = 0;           ///< Byte offset in the function.
+  double per_warp = 0;       ///< Executed warp instructions per warp (grid average).
+  bool uniform = false;      ///< Same count in every warp (CTA barriers).
+  double lane_fraction = 1;  ///< Active (predicated-on) lanes / warp lanes.
   std::vector<traces::Reg> dsts, srcs;
   traces::Reg guard{};
   bool guard_negated = false;
   // Memory shape (memory instructions only).
-  uint32_t sectors_per_request = 1;   ///< Global: distinct 32 B sectors per warp request.
-  bool scattered = false;             ///< Global: one sector per 128 B line (uncoalesced).
-  uint64_t footprint_sectors = 1;     ///< Global/local: distinct sectors the entry touches.
-  uint32_t reuse_group = 1;           ///< Global: consecutive requests (neighbouring warps of a
-                                      ///< CTA, then later iterations) that read the same sectors.
-  uint32_t conflict_ways = 1;         ///< Shared: wavefronts per request / ideal.
-  uint64_t region = 0;                ///< Base address of the entry's region.
+  uint32_t sectors_per_request = 1;  ///< Global: distinct 32 B sectors per warp request.
+  bool scattered = false;            ///< Global: one sector per 128 B line (uncoalesced).
+  uint64_t footprint_sectors = 1;    ///< Global/local: distinct sectors the entry touches.
+  uint32_t reuse_group = 1;          ///< Global: consecutive requests (neighbouring warps of a
+                                     ///< CTA, then later iterations) that read the same sectors.
+  uint32_t conflict_ways = 1;        ///< Shared: wavefronts per request / ideal.
+  uint64_t region = 0;               ///< Base address of the entry's region.
 };
 
 /// A kernel's plan.

@@ -50,7 +50,8 @@ KernelProfile profile_from_details(const DetailsKernel& k, const std::string& in
   p.duration_ns = value("Duration");
   p.sm_hz = value("SM Frequency");
   p.warp_instructions = value("Executed Instructions").value_or(0);
-  if (const auto r = value("Registers Per Thread")) p.registers_per_thread = static_cast<uint32_t>(*r);
+  if (const auto r = value("Registers Per Thread"))
+    p.registers_per_thread = static_cast<uint32_t>(*r);
   if (p.cycles) p.metrics["gpc__cycles_elapsed.max"] = *p.cycles;
   if (p.duration_ns) p.metrics["gpu__time_duration.sum"] = *p.duration_ns;
   return p;
@@ -69,9 +70,10 @@ void attach_source_page(std::vector<KernelProfile>& profiles, const SourcePage& 
     ++attached;
   }
   if (attached == 0) {
-    throw InputError(page.source + ": its listings match none of the kernels read before it (by "
-                                   "name and executed instructions); give the report or raw page "
-                                   "first");
+    throw InputError(page.source +
+                     ": its listings match none of the kernels read before it (by "
+                     "name and executed instructions); give the report or raw page "
+                     "first");
   }
 }
 
@@ -89,9 +91,10 @@ std::vector<KernelProfile> load_profiles(const std::vector<std::string>& paths) 
     }
     const std::string_view line = first_page_line(bytes);
     if (line.empty()) {
-      throw InputError(path + ": not an Nsight Compute report (.ncu-rep) or CSV export (expected "
-                              "a raw or details page header starting with \"ID\", or a source "
-                              "page starting with \"Kernel Name\")");
+      throw InputError(path +
+                       ": not an Nsight Compute report (.ncu-rep) or CSV export (expected "
+                       "a raw or details page header starting with \"ID\", or a source "
+                       "page starting with \"Kernel Name\")");
     }
     if (line.starts_with("\"Kernel Name\"") || line.starts_with("\"File Path\"")) {
       attach_source_page(profiles, parse_source_page(bytes, path));

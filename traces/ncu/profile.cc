@@ -14,12 +14,27 @@
 namespace warpsim::traces::ncu {
 namespace {
 
-// The stall reasons ncu names (NCU.md), as in smsp__average_warps_issue_stalled_<r>_per_issue_active.
-constexpr const char* kStallReasons[] = {
-    "barrier",       "branch_resolving", "dispatch_stall", "drain",           "gmma",
-    "imc_miss",      "lg_throttle",      "long_scoreboard", "math_pipe_throttle", "membar",
-    "mio_throttle",  "misc",             "no_instruction", "not_selected",    "selected",
-    "short_scoreboard", "sleeping",      "tex_throttle",   "wait"};
+// The stall reasons ncu names (NCU.md), as in
+// smsp__average_warps_issue_stalled_<r>_per_issue_active.
+constexpr const char* kStallReasons[] = {"barrier",
+                                         "branch_resolving",
+                                         "dispatch_stall",
+                                         "drain",
+                                         "gmma",
+                                         "imc_miss",
+                                         "lg_throttle",
+                                         "long_scoreboard",
+                                         "math_pipe_throttle",
+                                         "membar",
+                                         "mio_throttle",
+                                         "misc",
+                                         "no_instruction",
+                                         "not_selected",
+                                         "selected",
+                                         "short_scoreboard",
+                                         "sleeping",
+                                         "tex_throttle",
+                                         "wait"};
 
 // What the builders need from an input, whatever its format.
 struct Input {
@@ -82,10 +97,12 @@ void fill_common(KernelProfile& p, const Input& in) {
   p.l2_hit_rate_pct = m("lts__t_sector_hit_rate.pct");
   p.dram_read_bytes = m("dram__bytes_read.sum").value_or(0);
   p.dram_write_bytes = m("dram__bytes_write.sum").value_or(0);
-  p.shared_bank_conflicts = m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum").value_or(0) +
-                            m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum").value_or(0);
+  p.shared_bank_conflicts =
+      m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum").value_or(0) +
+      m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum").value_or(0);
   for (const char* r : kStallReasons) {
-    const auto v = m(std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio");
+    const auto v =
+        m(std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio");
     if (v) p.stalls[r] = *v;
   }
   for (const auto& [op, n] : in.instances("sass__inst_executed_per_opcode")) p.opcode_mix[op] = n;
@@ -120,8 +137,11 @@ void fill_common(KernelProfile& p, const Input& in) {
     e.thread_insts = get(threads, pc);
     e.pred_on_threads = pred_on.empty() ? e.thread_insts : get(pred_on, pc);
     const auto t = static_cast<uint64_t>(get(type, pc));
-    e.space = t == 0 ? PcSpace::kNone : t == 4 ? PcSpace::kGlobal : t == 16 ? PcSpace::kShared
-                                      : t == 8 ? PcSpace::kLocal : PcSpace::kOther;
+    e.space = t == 0    ? PcSpace::kNone
+              : t == 4  ? PcSpace::kGlobal
+              : t == 16 ? PcSpace::kShared
+              : t == 8  ? PcSpace::kLocal
+                        : PcSpace::kOther;
     e.is_store = static_cast<uint64_t>(get(access, pc)) == 4;
     e.access_bits = as_u32(get(size, pc));
     e.l2_sectors = get(sectors, pc);
@@ -149,13 +169,11 @@ std::optional<double> KernelProfile::metric(std::string_view name) const {
   return it == metrics.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
-uint64_t KernelProfile::warps() const {
-  return grid.volume() * ((block.volume() + 31) / 32);
-}
+uint64_t KernelProfile::warps() const { return grid.volume() * ((block.volume() + 31) / 32); }
 
 bool KernelProfile::has_listing() const {
-  return !pcs.empty() && std::all_of(pcs.begin(), pcs.end(),
-                                     [](const PcProfile& e) { return !e.opcode.empty(); });
+  return !pcs.empty() &&
+         std::all_of(pcs.begin(), pcs.end(), [](const PcProfile& e) { return !e.opcode.empty(); });
 }
 
 KernelProfile profile_from_report(const ReportKernel& kernel, const std::string& input) {
@@ -256,10 +274,11 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
     e.thread_insts = num("Thread Instructions Executed");
     e.pred_on_threads = num("Predicated-On Thread Instructions Executed");
     const std::string_view space = listing.text(row, "Address Space").value_or("-");
-    e.space = space.starts_with("Global") ? PcSpace::kGlobal
-              : space.starts_with("Shared") ? PcSpace::kShared
-              : space.starts_with("Local")  ? PcSpace::kLocal
-              : space == "-" || space.empty() ? PcSpace::kNone : PcSpace::kOther;
+    e.space = space.starts_with("Global")     ? PcSpace::kGlobal
+              : space.starts_with("Shared")   ? PcSpace::kShared
+              : space.starts_with("Local")    ? PcSpace::kLocal
+              : space == "-" || space.empty() ? PcSpace::kNone
+                                              : PcSpace::kOther;
     e.is_store = listing.text(row, "Access Operation").value_or("").starts_with("Store");
     e.access_bits = as_u32(listing.number(row, "Access Size"));
     e.l2_sectors = num("L2 Theoretical Sectors Global");

@@ -34,9 +34,9 @@ struct PcProfile {
   double thread_insts = 0;     ///< Thread instructions executed (predicated-off lanes included).
   double pred_on_threads = 0;  ///< Predicated-on thread instructions.
   PcSpace space = PcSpace::kNone;
-  bool is_store = false;       ///< A store (or reduction) rather than a load.
-  uint32_t access_bits = 0;    ///< Access size per lane, bits; 0 when unknown.
-  double l2_sectors = 0;       ///< Theoretical L2 sectors (global).
+  bool is_store = false;     ///< A store (or reduction) rather than a load.
+  uint32_t access_bits = 0;  ///< Access size per lane, bits; 0 when unknown.
+  double l2_sectors = 0;     ///< Theoretical L2 sectors (global).
   double l2_sectors_ideal = 0;
   double shared_wavefronts = 0;
   double shared_wavefronts_ideal = 0;
@@ -52,8 +52,8 @@ struct KernelProfile {
   uint32_t registers_per_thread = 0;
   uint32_t static_shared_bytes = 0;
   uint32_t dynamic_shared_bytes = 0;
-  std::string source_gpu;     ///< "NVIDIA H200"; empty when unknown.
-  uint32_t sm_version = 0;    ///< e.g. 90; 0 when unknown.
+  std::string source_gpu;   ///< "NVIDIA H200"; empty when unknown.
+  uint32_t sm_version = 0;  ///< e.g. 90; 0 when unknown.
 
   std::optional<double> cycles;       ///< gpc__cycles_elapsed.max
   std::optional<double> duration_ns;  ///< gpu__time_duration.sum
@@ -65,10 +65,11 @@ struct KernelProfile {
   double shared_wavefronts_per_request = 0;  ///< Loads and stores together.
   std::optional<double> l1_hit_rate_pct, l2_hit_rate_pct;
   double dram_read_bytes = 0, dram_write_bytes = 0;
-  double shared_bank_conflicts = 0;  ///< Loads plus stores.
-  std::map<std::string, double> stalls;  ///< Reason → warps stalled per issue-active cycle.
+  double shared_bank_conflicts = 0;          ///< Loads plus stores.
+  std::map<std::string, double> stalls;      ///< Reason → warps stalled per issue-active cycle.
   std::map<std::string, double> opcode_mix;  ///< Base opcode → executed warp instructions.
-  std::map<std::string, double> opcode_mix_full;  ///< Full mnemonic ("HMMA.16816.F32.BF16") → count.
+  std::map<std::string, double>
+      opcode_mix_full;         ///< Full mnemonic ("HMMA.16816.F32.BF16") → count.
   std::vector<PcProfile> pcs;  ///< Per static instruction in PC order; empty when not measured.
   std::map<std::string, double, std::less<>> metrics;  ///< Every numeric metric, base units.
 

@@ -25,12 +25,13 @@ traces::ncu::KernelProfile copy_kernel() {
   p.grid = {1056, 1, 1};
   p.block = {256, 1, 1};  // 8448 warps.
   const double warps = 8448, iters = 16;
-  p.pcs = {pc(0x00, "S2R R0, SR_TID.X", warps),
-           pc(0x10, "LDG.E R2, desc[UR4][R4.64]", warps * iters, PcSpace::kGlobal, warps * iters * 4),
-           pc(0x20, "IADD3 R4, R4, 0x80, RZ", warps * iters),
-           pc(0x30, "STG.E desc[UR4][R6.64], R2", warps * iters, PcSpace::kGlobal, warps * iters * 4),
-           pc(0x40, "ISETP.GE.AND P0, PT, R4, R8, PT", warps * iters),
-           pc(0x50, "EXIT", warps)};
+  p.pcs = {
+      pc(0x00, "S2R R0, SR_TID.X", warps),
+      pc(0x10, "LDG.E R2, desc[UR4][R4.64]", warps * iters, PcSpace::kGlobal, warps * iters * 4),
+      pc(0x20, "IADD3 R4, R4, 0x80, RZ", warps * iters),
+      pc(0x30, "STG.E desc[UR4][R6.64], R2", warps * iters, PcSpace::kGlobal, warps * iters * 4),
+      pc(0x40, "ISETP.GE.AND P0, PT, R4, R8, PT", warps * iters),
+      pc(0x50, "EXIT", warps)};
   p.dram_read_bytes = warps * iters * 128;
   p.dram_write_bytes = warps * iters * 128;
   p.registers_per_thread = 16;

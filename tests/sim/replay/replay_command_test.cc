@@ -34,9 +34,9 @@ std::string temp_file(const std::string& name, const std::string& contents) {
 
 TEST(ReplayCommand, ReplaysAReportOnB200WithJson) {
   const std::string json = ::testing::TempDir() + "replay.json";
-  const Result r = run({"replay", shared_stride_dir() + "report.ncu-rep",
-                        shared_stride_dir() + "src_sass.csv", "--arch", "b200", "--json", json,
-                        "--quiet"});
+  const Result r =
+      run({"replay", shared_stride_dir() + "report.ncu-rep", shared_stride_dir() + "src_sass.csv",
+           "--arch", "b200", "--json", json, "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("k(const float *, float *, int) | sass listing | 9864 | h200: "),
             std::string::npos)
