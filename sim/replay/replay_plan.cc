@@ -97,6 +97,28 @@ void assign_mnemonics(std::vector<Draft>& drafts, const KernelProfile& p, traces
   }
 }
 
+// A mix from a raw page's kernel totals when it has no per-opcode counts.
+std::map<std::string, double> kernel_totals_mix(const KernelProfile& p) {
+  std::map<std::string, double> mix;
+  double rest = p.warp_instructions;
+  const auto take = [&](const char* mnemonic, double n) {
+    n = std::min(n, rest);
+    if (n <= 0) return;
+    mix[mnemonic] += n;
+    rest -= n;
+  };
+  const auto m = [&](std::string_view name) { return p.metric(name).value_or(0); };
+  take("LDG.E", m("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+  take("STG.E", m("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"));
+  take("LDS", m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") -
+                  m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+  take("STS", m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") -
+                  m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"));
+  take("FFMA", rest / 2);
+  take("IMAD", rest);
+  return mix;
+}
+
 std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFidelity& fidelity) {
   std::vector<Draft> drafts;
   if (!p.pcs.empty()) {
@@ -109,7 +131,11 @@ std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFideli
     return drafts;
   }
   fidelity = PlanFidelity::kOpcodeMix;
-  const auto& mix = p.opcode_mix_full.empty() ? p.opcode_mix : p.opcode_mix_full;
+  std::map<std::string, double> mix = p.opcode_mix_full.empty() ? p.opcode_mix : p.opcode_mix_full;
+  if (mix.empty()) {
+    fidelity = PlanFidelity::kKernelTotals;
+    mix = kernel_totals_mix(p);
+  }
   // Loads first, stores last, the rest between: the usual shape of a kernel body.
   for (int pass = 0; pass < 3; ++pass) {
     for (const auto& [m, n] : mix) {
@@ -171,6 +197,8 @@ const char* fidelity_name(PlanFidelity fidelity) {
       return "per-pc counts";
     case PlanFidelity::kOpcodeMix:
       return "opcode mix";
+    case PlanFidelity::kKernelTotals:
+      return "kernel totals";
   }
   return "?";
 }
@@ -241,6 +269,17 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
       e.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
+    } else if (info.space == traces::MemSpace::kShared && !d.measured) {
+      const bool store = info.access == traces::AccessKind::kStore;
+      const std::string op = store ? "st" : "ld";
+      const double wavefronts =
+          p.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum").value_or(0);
+      const double conflicts =
+          p.metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum").value_or(0);
+      if (wavefronts > conflicts && conflicts > 0) {
+        e.conflict_ways = static_cast<uint32_t>(
+            std::clamp(std::lround(wavefronts / (wavefronts - conflicts)), 1L, 32L));
+      }
     } else if (info.space == traces::MemSpace::kShared && d.measured &&
                d.measured->shared_wavefronts_ideal > 0) {
       e.conflict_ways = static_cast<uint32_t>(std::clamp(

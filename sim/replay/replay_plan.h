@@ -7,7 +7,9 @@
 // Three fidelities, best first: the source page's SASS listing (opcodes, order and register
 // dependences as compiled); per-PC counts from a report or an instanced raw page (opcodes assigned
 // from the per-opcode mix by count, memory kinds from ncu's per-PC memory type, registers chained
-// one instruction to the next); the opcode mix alone (one entry per mnemonic). Left out: control
+// one instruction to the next); the opcode mix alone (one entry per mnemonic); last, a raw page's
+// kernel totals (global load and store requests, shared wavefronts less conflicts, the rest
+// split between FFMA and IMAD). Left out: control
 // flow (loops replay as repeated runs of equal-count entries), immediates, constant contents.
 #pragma once
 
@@ -24,9 +26,9 @@
 namespace warpsim::replay {
 
 /// How faithfully a plan follows the measured kernel.
-enum class PlanFidelity : uint8_t { kListing, kPerPc, kOpcodeMix };
+enum class PlanFidelity : uint8_t { kListing, kPerPc, kOpcodeMix, kKernelTotals };
 
-/// The name of a fidelity ("sass listing", "per-pc counts", "opcode mix").
+/// The name of a fidelity ("sass listing", "per-pc counts", "opcode mix", "kernel totals").
 const char* fidelity_name(PlanFidelity fidelity);
 
 /// One static instruction of the plan.

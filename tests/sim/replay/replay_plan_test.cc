@@ -64,11 +64,23 @@ TEST(ReplayPlan, FromSourcePageListing) {
   EXPECT_EQ(fadd->srcs[0], traces::gpr(6));  // Reads the LDS result: a true dependence.
 }
 
-TEST(ReplayPlan, FromRawPageOpcodeMix) {
+TEST(ReplayPlan, FromRawPageKernelTotals) {
   const auto profiles = traces::ncu::load_profiles({shared_stride_dir() + "raw_base.csv"});
   ASSERT_EQ(profiles.size(), 1u);
   EXPECT_TRUE(profiles[0].pcs.empty());
   EXPECT_EQ(profiles[0].cycles, 9864.0);
+  const ReplayPlan plan = plan_from_profile(profiles[0]);
+  EXPECT_EQ(plan.fidelity, PlanFidelity::kKernelTotals);
+  const PlanEntry* ldg = find(plan, "LDG.E");
+  ASSERT_NE(ldg, nullptr);
+  EXPECT_DOUBLE_EQ(ldg->per_warp, 1.0);  // 32,768 requests over 32,768 warps.
+  EXPECT_EQ(ldg->sectors_per_request, 4u);
+  const PlanEntry* lds = find(plan, "LDS");
+  ASSERT_NE(lds, nullptr);
+  EXPECT_EQ(lds->conflict_ways, 2u);
+  double total = 0;
+  for (const PlanEntry& e : plan.entries) total += e.per_warp * 32768;
+  EXPECT_NEAR(total, *profiles[0].metric("smsp__inst_executed.sum"), 1.0);
 }
 
 TEST(ReplayPlan, RejectsProfilesWithoutCounts) {
