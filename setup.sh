@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 packages=(build-essential cmake ninja-build pkg-config
           libboost-program-options-dev libboost-iostreams-dev libeigen3-dev libtbb-dev
           libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev libbenchmark-dev
-          libzstd-dev liblzma-dev)
+          libzstd-dev liblzma-dev clang)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -19,6 +19,8 @@
 #include "sim/stats/csv_writer.h"
 #include "sim/stats/json_writer.h"
 #include "sim/stats/text_writer.h"
+#include "traces/replay_source.h"
+#include "traces/trace_files.h"
 #include "workloads/workload.h"
 
 namespace warpsim::cli {
@@ -72,15 +74,24 @@ int run_command(const Args& args, CommandIo& io) {
   }
   const unsigned threads = vm->at("threads").as<unsigned>();
   if (threads == 0) throw InputError("--threads: expected a positive number of threads, got 0");
-  if (has_trace) not_built("warpsim run --trace", "reading trace files");
 
   const arch::LoadedSpec spec = arch::load_spec(vm->at("arch").as<std::string>(), strings(*vm, "set"));
   const gpu::GpuConfig config = gpu::gpu_config_from_spec(spec.spec);
   for (const std::string& w : config.warnings) io.err << "warpsim run: warning: " << w << "\n";
-  const workloads::Workload& model = workloads::find_workload(vm->at("workload").as<std::string>());
-  const workloads::Params params =
-      workloads::Params::parse(model.params(), strings(*vm, "param"), std::string(model.name()));
-  auto source = model.make_source(params);
+  std::unique_ptr<traces::KernelSource> source;
+  traces::ReplaySource* replay = nullptr;
+  if (has_trace) {
+    auto trace = std::make_unique<traces::ReplaySource>(
+        traces::open_trace(vm->at("trace").as<std::string>()));
+    replay = trace.get();
+    source = std::move(trace);
+  } else {
+    const workloads::Workload& model =
+        workloads::find_workload(vm->at("workload").as<std::string>());
+    const workloads::Params params =
+        workloads::Params::parse(model.params(), strings(*vm, "param"), std::string(model.name()));
+    source = model.make_source(params);
+  }
 
   auto json = open_output(*vm, "json");
   auto csv = open_output(*vm, "csv");
@@ -111,6 +122,13 @@ int run_command(const Args& args, CommandIo& io) {
   state.kernels_done = report.kernels.size();
   state.warp_instructions = instructions;
   bar.finish(state);
+  if (replay != nullptr) {
+    if (const auto target = traces::parse_isa(spec.spec.isa())) {
+      for (const std::string& w : replay->warnings(*target)) {
+        io.err << "warpsim run: warning: " << w << "\n";
+      }
+    }
+  }
   report.warpsim_version = kVersion;
   report.arch_name = config.name;
   report.set_arch_config(spec.spec);

@@ -41,6 +41,8 @@ class AccelSimSource final : public KernelSource {
 
   /// Number of kernel entries.
   size_t kernel_count() const { return entries_.size(); }
+  /// The kernel entries (paths resolved).
+  const std::vector<KernelListEntry>& entries() const { return entries_; }
 
  private:
   std::string path_;

@@ -121,6 +121,8 @@ AccelSimWriteStats write_accelsim(KernelSource& source, const std::string& kerne
     list_path /= "kernelslist.g";
   }
   const std::filesystem::path folder = list_path.parent_path();
+  std::error_code ec;
+  if (!folder.empty()) std::filesystem::create_directories(folder, ec);
   std::ofstream list(list_path, std::ios::trunc);
   if (!list) throw InputError(list_path.string() + ": cannot open for writing");
   AccelSimWriteStats stats;
@@ -156,7 +158,6 @@ AccelSimWriteStats write_accelsim(KernelSource& source, const std::string& kerne
   }
   list.close();
   if (!list) throw InputError(list_path.string() + ": write failed");
-  std::error_code ec;
   stats.bytes += std::filesystem::file_size(list_path, ec);
   return stats;
 }

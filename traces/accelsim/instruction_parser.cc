@@ -106,10 +106,10 @@ void parse_instruction(Tokens& tokens, const LineFormat& format, OpcodeTable& op
   uint32_t line = 0;
   if (format.line_info) line = to_u32(tokens, tokens.next_decimal("a source line number"), "a source line number");
   inst.pc = to_u32(tokens, tokens.next_hex("a hex PC"), "a 32-bit hex PC");
+  const std::string_view mask_text = tokens.peek();
   inst.active_mask = tokens.next_hex("a hex active mask");
   if ((inst.active_mask & ~full_mask(format.warp_size)) != 0) {
-    tokens.fail("an active mask within " + std::to_string(format.warp_size) + " lanes",
-                std::to_string(inst.active_mask));
+    tokens.fail("an active mask within " + std::to_string(format.warp_size) + " lanes", mask_text);
   }
   const uint64_t dsts = tokens.next_decimal("a destination count (0-4)");
   if (dsts > kMaxDsts) tokens.fail("a destination count (0-4)", std::to_string(dsts));

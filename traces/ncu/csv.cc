@@ -133,11 +133,16 @@ std::optional<double> word_factor(std::string_view w, bool denominator) {
   }
   if (w.size() >= 2 && std::islower(static_cast<unsigned char>(w[1]))) {
     switch (w[0]) {
-      case 'K': return 1e3;
-      case 'M': return 1e6;
-      case 'G': return 1e9;
-      case 'T': return 1e12;
-      default: break;
+      case 'K':
+        return 1e3;
+      case 'M':
+        return 1e6;
+      case 'G':
+        return 1e9;
+      case 'T':
+        return 1e12;
+      default:
+        break;
     }
   }
   if (!w.empty() && std::isupper(static_cast<unsigned char>(w[0])) && w != "B") return std::nullopt;

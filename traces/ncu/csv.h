@@ -8,10 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace warpsim::traces::ncu {

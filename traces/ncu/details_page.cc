@@ -91,7 +91,8 @@ DetailsPage parse_details_page(std::string_view text, const std::string& source)
       DetailsKernel kernel;
       kernel.id = row.fields[c_id];
       kernel.name = row.fields[c_name];
-      if (c_block && *c_block < row.fields.size()) kernel.block = parse_ncu_dim3(row.fields[*c_block]);
+      if (c_block && *c_block < row.fields.size())
+        kernel.block = parse_ncu_dim3(row.fields[*c_block]);
       if (c_grid && *c_grid < row.fields.size()) kernel.grid = parse_ncu_dim3(row.fields[*c_grid]);
       page.kernels.push_back(std::move(kernel));
     }

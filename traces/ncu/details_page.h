@@ -18,9 +18,9 @@ namespace warpsim::traces::ncu {
 /// One labelled metric of a section.
 struct DetailsMetric {
   std::string section;
-  std::string name;   ///< The label, e.g. "Elapsed Cycles".
-  std::string unit;   ///< As printed.
-  std::string text;   ///< The value as printed.
+  std::string name;             ///< The label, e.g. "Elapsed Cycles".
+  std::string unit;             ///< As printed.
+  std::string text;             ///< The value as printed.
   std::optional<double> value;  ///< In base units, nullopt when not a number.
   size_t line = 0;
 };

@@ -25,7 +25,7 @@ struct NumberFormat {
 
 /// One profiled launch.
 struct RawRecord {
-  size_t line = 0;  ///< Line of the record in the file.
+  size_t line = 0;                                         ///< Line of the record in the file.
   std::map<std::string, std::string, std::less<>> values;  ///< Column name → text.
   std::shared_ptr<const NumberFormat> format;  ///< The page's number format (null: plain).
 
@@ -42,7 +42,8 @@ struct RawRecord {
 struct RawPage {
   std::string source;
   std::vector<std::string> columns;
-  std::map<std::string, std::string, std::less<>> units;  ///< Column → unit, when a units row exists.
+  std::map<std::string, std::string, std::less<>>
+      units;  ///< Column → unit, when a units row exists.
   std::shared_ptr<const NumberFormat> format;
   std::vector<RawRecord> records;
 

@@ -17,8 +17,8 @@
 namespace warpsim::traces::ncu {
 namespace {
 
-using google::protobuf::io::CodedInputStream;
 using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
 
 // protobuf's CodedInputStream addresses at most INT_MAX bytes.
 constexpr size_t kMaxReportBytes = INT_MAX;
@@ -232,8 +232,8 @@ void read_source_data(Span span, Decoder& d) {
       r.skip();
     }
   }
-  d.sources[id] = {binary.empty() ? nullptr : std::make_shared<const std::string>(std::move(binary)),
-                   sm};
+  d.sources[id] = {
+      binary.empty() ? nullptr : std::make_shared<const std::string>(std::move(binary)), sm};
 }
 
 ReportKernel read_result(Span span, Decoder& d) {
@@ -242,17 +242,38 @@ ReportKernel read_result(Span span, Decoder& d) {
   std::optional<uint64_t> source_id;
   while (r.next()) {
     switch (r.field()) {
-      case 4: k.id = r.varint(); break;
-      case 5: k.mangled_name = r.string(); break;
-      case 6: k.function_name = r.string(); break;
-      case 7: k.demangled_name = r.string(); break;
-      case 10: k.grid = read_dim3(r.bytes(), d.source); break;
-      case 11: k.block = read_dim3(r.bytes(), d.source); break;
-      case 13: read_metric(r.bytes(), d, k); break;
-      case 15: source_id = read_source_ref(r.bytes(), d.source); break;
-      case 22: k.context_id = r.varint(); break;
-      case 23: k.stream_id = r.varint(); break;
-      default: r.skip();
+      case 4:
+        k.id = r.varint();
+        break;
+      case 5:
+        k.mangled_name = r.string();
+        break;
+      case 6:
+        k.function_name = r.string();
+        break;
+      case 7:
+        k.demangled_name = r.string();
+        break;
+      case 10:
+        k.grid = read_dim3(r.bytes(), d.source);
+        break;
+      case 11:
+        k.block = read_dim3(r.bytes(), d.source);
+        break;
+      case 13:
+        read_metric(r.bytes(), d, k);
+        break;
+      case 15:
+        source_id = read_source_ref(r.bytes(), d.source);
+        break;
+      case 22:
+        k.context_id = r.varint();
+        break;
+      case 23:
+        k.stream_id = r.varint();
+        break;
+      default:
+        r.skip();
     }
   }
   if (source_id) {
@@ -266,15 +287,17 @@ ReportKernel read_result(Span span, Decoder& d) {
 }
 
 // Reads a little-endian u32 length and the message after it.
-Span framed(const std::string_view bytes, size_t& pos, const std::string& source, const char* what) {
+Span framed(const std::string_view bytes, size_t& pos, const std::string& source,
+            const char* what) {
   if (bytes.size() - pos < 4) fail(source, pos, std::string("expected the u32 length of ") + what);
   uint32_t length = 0;
   CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data() + pos), 4);
   in.ReadLittleEndian32(&length);
   pos += 4;
   if (length > bytes.size() - pos) {
-    fail(source, pos, std::string("expected ") + what + " of " + std::to_string(length) +
-                          " bytes, the file ends after " + std::to_string(bytes.size() - pos));
+    fail(source, pos,
+         std::string("expected ") + what + " of " + std::to_string(length) +
+             " bytes, the file ends after " + std::to_string(bytes.size() - pos));
   }
   const Span s{reinterpret_cast<const uint8_t*>(bytes.data() + pos), length, pos};
   pos += length;
@@ -305,8 +328,12 @@ Report parse_plain(std::string_view bytes, const std::string& source) {
     FieldReader block(framed(bytes, pos, source, "a block header"), source, "a block header");
     while (block.next()) {
       switch (block.field()) {
-        case 1: num_sources = block.varint(); break;
-        case 2: num_results = block.varint(); break;
+        case 1:
+          num_sources = block.varint();
+          break;
+        case 2:
+          num_results = block.varint();
+          break;
         case 4: {
           FieldReader table(block.bytes(), source, "the string table");
           while (table.next()) {
@@ -318,13 +345,17 @@ Report parse_plain(std::string_view bytes, const std::string& source) {
           }
           break;
         }
-        case 5: payload = block.varint(); break;
-        default: block.skip();
+        case 5:
+          payload = block.varint();
+          break;
+        default:
+          block.skip();
       }
     }
     if (payload > bytes.size() - pos) {
-      fail(source, pos, "expected a block payload of " + std::to_string(payload) +
-                            " bytes, the file ends after " + std::to_string(bytes.size() - pos));
+      fail(source, pos,
+           "expected a block payload of " + std::to_string(payload) +
+               " bytes, the file ends after " + std::to_string(bytes.size() - pos));
     }
     const std::string_view body = bytes.substr(0, pos + payload);
     size_t at = pos;
@@ -346,10 +377,13 @@ Report parse_plain(std::string_view bytes, const std::string& source) {
 std::optional<double> ReportValue::as_double() const {
   switch (kind) {
     case Kind::kFloat:
-    case Kind::kDouble: return number;
+    case Kind::kDouble:
+      return number;
     case Kind::kUint32:
-    case Kind::kUint64: return static_cast<double>(integer);
-    default: return std::nullopt;
+    case Kind::kUint64:
+      return static_cast<double>(integer);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -383,8 +417,8 @@ std::string ncu_display_name(std::string_view demangled) {
           close != std::string_view::npos && close + 1 < demangled.size() &&
           (std::isdigit(static_cast<unsigned char>(demangled[close + 1])) ||
            demangled[close + 1] == '-');
-      if (literal_follows && demangled.substr(i + 1, close - i - 1).find_first_of("(<,") ==
-                                 std::string_view::npos) {
+      if (literal_follows &&
+          demangled.substr(i + 1, close - i - 1).find_first_of("(<,") == std::string_view::npos) {
         i = close;
         continue;
       }
@@ -400,7 +434,8 @@ bool looks_like_ncu_report(std::string_view bytes) {
 }
 
 Report parse_ncu_report(std::string_view bytes, const std::string& source) {
-  if (!bytes.starts_with(std::string_view("\x28\xB5\x2F\xFD", 4))) return parse_plain(bytes, source);
+  if (!bytes.starts_with(std::string_view("\x28\xB5\x2F\xFD", 4)))
+    return parse_plain(bytes, source);
   namespace io = boost::iostreams;
   std::string plain;
   try {
@@ -411,8 +446,8 @@ Report parse_ncu_report(std::string_view bytes, const std::string& source) {
     while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
       plain.append(chunk, static_cast<size_t>(in.gcount()));
       if (plain.size() > kMaxReportBytes) {
-        throw InputError(source + ": decompresses to more than " +
-                         std::to_string(kMaxReportBytes) + " bytes, the most a report may hold");
+        throw InputError(source + ": decompresses to more than " + std::to_string(kMaxReportBytes) +
+                         " bytes, the most a report may hold");
       }
     }
   } catch (const InputError&) {

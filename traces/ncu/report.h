@@ -25,9 +25,9 @@ namespace warpsim::traces::ncu {
 struct ReportValue {
   enum class Kind : uint8_t { kNone, kString, kFloat, kDouble, kUint32, kUint64 };
   Kind kind = Kind::kNone;
-  std::string text;       ///< kString.
-  double number = 0;      ///< kFloat and kDouble.
-  uint64_t integer = 0;   ///< kUint32 and kUint64.
+  std::string text;      ///< kString.
+  double number = 0;     ///< kFloat and kDouble.
+  uint64_t integer = 0;  ///< kUint32 and kUint64.
 
   /// The value as a double (integers converted), nullopt for strings and no value.
   std::optional<double> as_double() const;
@@ -43,21 +43,21 @@ struct MetricInstance {
 
 /// One metric of a profiled launch.
 struct ReportMetric {
-  ReportValue value;                     ///< The aggregate.
+  ReportValue value;                      ///< The aggregate.
   std::vector<MetricInstance> instances;  ///< Empty for non-instanced metrics.
 };
 
 /// One profiled kernel launch.
 struct ReportKernel {
-  uint64_t id = 0;              ///< ncu's kernel ID within the report (launch order).
+  uint64_t id = 0;  ///< ncu's kernel ID within the report (launch order).
   std::string mangled_name;
   std::string function_name;
-  std::string demangled_name;   ///< With parameter list, as the CSV's "Kernel Name".
+  std::string demangled_name;  ///< With parameter list, as the CSV's "Kernel Name".
   Dim3 grid{1, 1, 1};
   Dim3 block{1, 1, 1};
   uint64_t context_id = 0;
   uint64_t stream_id = 0;
-  uint32_t sm_version = 0;      ///< Of the cubin's source data, e.g. 90 (0 if unknown).
+  uint32_t sm_version = 0;  ///< Of the cubin's source data, e.g. 90 (0 if unknown).
   std::map<std::string, ReportMetric, std::less<>> metrics;  ///< By ncu metric name.
   std::shared_ptr<const std::string> cubin;  ///< The embedded binary; null when absent.
 
@@ -69,7 +69,7 @@ struct ReportKernel {
 
 /// A decoded report.
 struct Report {
-  std::string source;  ///< File name for messages.
+  std::string source;    ///< File name for messages.
   uint32_t version = 0;  ///< The file header's version (7 for current releases).
   std::vector<ReportKernel> kernels;
 };

@@ -94,7 +94,8 @@ SourcePage parse_source_page(std::string_view text, const std::string& source) {
     if (c_address == kNone) {
       throw InputError(source + ":" + std::to_string(row.line) +
                        ": expected a \"Kernel Name\" line or an \"Address\",\"Source\" header, "
-                       "found \"" + f[0].substr(0, 40) + "\"");
+                       "found \"" +
+                       f[0].substr(0, 40) + "\"");
     }
     if (c_sass >= f.size()) {
       throw InputError(source + ":" + std::to_string(row.line) + ": expected at least " +

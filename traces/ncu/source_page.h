@@ -44,8 +44,9 @@ struct SourcePage {
   std::vector<SourceKernel> kernels;
 };
 
-/// The listing of `name` (compared as ncu_display_name prints it) whose executed warp instructions sum to `inst_executed` (ncu prints some
-/// launches' listings twice and several launches share a name), or nullptr.
+/// The listing of `name` (compared as ncu_display_name prints it) whose executed warp instructions
+/// sum to `inst_executed` (ncu prints some launches' listings twice and several launches share a
+/// name), or nullptr.
 const SourceKernel* find_listing(const SourcePage& page, std::string_view name,
                                  double inst_executed);
 

@@ -1,5 +1,7 @@
 #include "traces/wstrace/cta_codec.h"
 
+#include <bit>
+#include <cstring>
 #include <limits>
 
 #include "arch/error.h"
@@ -8,6 +10,24 @@ namespace warpsim::traces::wstrace {
 namespace {
 
 constexpr uint32_t kShapeHasExtras = 1u << 16;
+
+uint64_t load_le64(const unsigned char* in) {
+  uint64_t value = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&value, in, 8);
+  } else {
+    for (int b = 0; b < 8; ++b) value |= uint64_t{in[b]} << (8 * b);
+  }
+  return value;
+}
+
+void store_le64(uint64_t value, char* out) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out, &value, 8);
+  } else {
+    for (int b = 0; b < 8; ++b) out[b] = static_cast<char>((value >> (8 * b)) & 0xFF);
+  }
+}
 
 void put_dim3(Dim3 d, Dim3Proto& out) {
   out.set_x(d.x);
@@ -43,11 +63,13 @@ void encode_warp(const WarpTrace& warp, WarpProto& out) {
     if (inst.has_lane_addresses()) out.add_mem_offset(inst.mem_offset);
     if (has_extras) out.add_extras_index(inst.extras);
   }
-  out.mutable_address_delta()->Reserve(static_cast<int>(warp.addresses.size()));
+  std::string& deltas = *out.mutable_address_deltas();
+  deltas.resize(warp.addresses.size() * 8);
   uint64_t previous_address = 0;
-  for (const uint64_t address : warp.addresses) {
-    out.add_address_delta(static_cast<int64_t>(address - previous_address));
-    previous_address = address;
+  for (size_t i = 0; i < warp.addresses.size(); ++i) {
+    const uint64_t delta = warp.addresses[i] - previous_address;
+    previous_address = warp.addresses[i];
+    store_le64(delta, deltas.data() + i * 8);
   }
   for (const InstructionExtras& ex : warp.extras) {
     ExtrasProto& e = *out.add_extras();
@@ -110,10 +132,11 @@ void decode_warp(const WarpProto& in, uint32_t warp_size, size_t opcode_count,
   ColumnReader regs(in.regs(), "regs", at);
   ColumnReader mem_offsets(in.mem_offset(), "mem_offset", at);
   ColumnReader extras_indices(in.extras_index(), "extras_index", at);
-  warp.instructions.reserve(static_cast<size_t>(n));
+  warp.instructions.resize(static_cast<size_t>(n));
   int64_t pc = 0;
   for (int i = 0; i < n; ++i) {
-    WarpInstruction inst;
+    WarpInstruction& inst = warp.instructions[static_cast<size_t>(i)];
+    inst = WarpInstruction{};
     const int64_t delta = in.pc_delta(i);
     if (delta > int64_t{std::numeric_limits<uint32_t>::max()} ||
         delta < -int64_t{std::numeric_limits<uint32_t>::max()}) {
@@ -145,16 +168,18 @@ void decode_warp(const WarpProto& in, uint32_t warp_size, size_t opcode_count,
     inst.mem_width = static_cast<uint16_t>(in.mem_width(i));
     if (inst.has_lane_addresses()) inst.mem_offset = mem_offsets.next();
     if ((shape & kShapeHasExtras) != 0) inst.extras = extras_indices.next();
-    warp.instructions.push_back(inst);
   }
   if (!regs.finished() || !mem_offsets.finished() || !extras_indices.finished()) {
     fail("operand columns longer than the instructions need (corrupt CTA record)");
   }
-  warp.addresses.reserve(static_cast<size_t>(in.address_delta_size()));
+  const std::string& deltas = in.address_deltas();
+  if (deltas.size() % 8 != 0) fail("address deltas are not a whole number of 8-byte values");
+  warp.addresses.resize(deltas.size() / 8);
   uint64_t address = 0;
-  for (const int64_t delta : in.address_delta()) {
-    address += static_cast<uint64_t>(delta);
-    warp.addresses.push_back(address);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(deltas.data());
+  for (size_t i = 0; i < warp.addresses.size(); ++i) {
+    address += load_le64(bytes + i * 8);
+    warp.addresses[i] = address;
   }
   for (const ExtrasProto& e : in.extras()) {
     InstructionExtras ex;

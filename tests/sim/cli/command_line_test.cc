@@ -62,10 +62,7 @@ TEST_P(CliNotBuiltYet, SaysSoAndExits2) {
 
 INSTANTIATE_TEST_SUITE_P(
     Commands, CliNotBuiltYet,
-    ::testing::Values(Args{"run", "--trace", "k.wstrace"},
-                      Args{"trace", "info", "x.wstrace"},
-                      Args{"trace", "convert", "kernelslist.g", "out.wstrace"},
-                      Args{"replay", "report.ncu-rep", "--arch", "b200"}));
+    ::testing::Values(Args{"replay", "report.ncu-rep", "--arch", "b200"}));
 
 class CliUsageErrors : public ::testing::TestWithParam<std::pair<Args, std::string>> {};
 

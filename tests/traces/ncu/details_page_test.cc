@@ -45,11 +45,14 @@ TEST(NcuDetailsPage, ReadsThe2020To2022Header) {
   const std::string text =
       "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Kernel Time\","
       "\"Context\",\"Stream\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-      "\"0\",\"12\",\"a\",\"h\",\"k()\",\"2021-Mar-01 10:00:00\",\"1\",\"7\",\"GPU Speed Of Light\","
+      "\"0\",\"12\",\"a\",\"h\",\"k()\",\"2021-Mar-01 10:00:00\",\"1\",\"7\",\"GPU Speed Of "
+      "Light\","
       "\"Elapsed Cycles\",\"cycle\",\"12,345\"\n"
-      "\"0\",\"12\",\"a\",\"h\",\"k()\",\"2021-Mar-01 10:00:00\",\"1\",\"7\",\"GPU Speed Of Light\","
+      "\"0\",\"12\",\"a\",\"h\",\"k()\",\"2021-Mar-01 10:00:00\",\"1\",\"7\",\"GPU Speed Of "
+      "Light\","
       "\"Duration\",\"usecond\",\"4.50\"\n"
-      "\"1\",\"12\",\"a\",\"h\",\"j()\",\"2021-Mar-01 10:00:01\",\"1\",\"7\",\"GPU Speed Of Light\","
+      "\"1\",\"12\",\"a\",\"h\",\"j()\",\"2021-Mar-01 10:00:01\",\"1\",\"7\",\"GPU Speed Of "
+      "Light\","
       "\"Elapsed Cycles\",\"cycle\",\"n/a\"\n";
   const DetailsPage page = parse_details_page(text, "old.csv");
   ASSERT_EQ(page.kernels.size(), 2u);

@@ -2,13 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <boost/iostreams/copy.hpp>
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/device/back_inserter.hpp>
 #include <boost/iostreams/filter/zstd.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
+#include <cmath>
 
 #include "arch/error.h"
 #include "tests/traces/ncu/fixtures.h"
@@ -54,8 +53,8 @@ void expect_report_matches_csv(const Report& report, const RawPage& page, size_t
       const auto value = m->value.as_double();
       if (!value || !parse_ncu_number(text)) continue;
       EXPECT_TRUE(equal_to_csv_precision(*value, text))
-          << page.source << " kernel " << k << " " << column << ": report " << *value
-          << ", CSV " << text;
+          << page.source << " kernel " << k << " " << column << ": report " << *value << ", CSV "
+          << text;
       ++compared;
     }
   }
@@ -76,7 +75,9 @@ TEST(NcuReport, SharedStrideFixtureEqualsItsRawExport) {
   EXPECT_EQ(k.stream_id, 7u);
   EXPECT_EQ(k.sm_version, 90u);
   ASSERT_NE(k.cubin, nullptr);
-  EXPECT_TRUE(k.cubin->starts_with("\x7f" "ELF"));
+  EXPECT_TRUE(
+      k.cubin->starts_with("\x7f"
+                           "ELF"));
   EXPECT_EQ(k.number("gpc__cycles_elapsed.max"), 9864.0);
   // Full precision, better than the CSV's two decimals.
   const auto sm_cycles = k.number("sm__cycles_elapsed.avg");
@@ -113,7 +114,8 @@ TEST(NcuReport, H200ReferenceEqualsItsRawExportAndInstances) {
   ASSERT_EQ(report.kernels.size(), 56u);
   const RawPage page = parse_raw_page(read_file(dir + "raw.csv"), dir + "raw.csv");
   expect_report_matches_csv(report, page, 56 * 100);
-  const RawPage inst = parse_raw_page(read_file(dir + "raw_instances.csv"), dir + "raw_instances.csv");
+  const RawPage inst =
+      parse_raw_page(read_file(dir + "raw_instances.csv"), dir + "raw_instances.csv");
   ASSERT_EQ(inst.records.size(), 56u);
   for (size_t k = 0; k < 56; ++k) {
     const auto csv = inst.records[k].instanced("sass__inst_executed_per_opcode");
@@ -131,10 +133,26 @@ TEST(NcuReport, H200ReferenceEqualsItsRawExportAndInstances) {
     ASSERT_NE(rep_pcs, nullptr);
     ASSERT_EQ(pcs->instances.size(), rep_pcs->instances.size());
     for (size_t i = 0; i < pcs->instances.size(); ++i) {
-      EXPECT_EQ(std::stoull(pcs->instances[i].first, nullptr, 16), rep_pcs->instances[i].key.integer);
+      EXPECT_EQ(std::stoull(pcs->instances[i].first, nullptr, 16),
+                rep_pcs->instances[i].key.integer);
       EXPECT_EQ(pcs->instances[i].second, rep_pcs->instances[i].value.as_double());
     }
   }
+}
+
+TEST(NcuReport, TheMinimalFuzzSeedIsAValidReport) {
+  const std::string path =
+      testing::source_dir() + "/tests/fuzz/corpus/ncu_report_fuzz/minimal.ncu-rep";
+  const Report report = load_ncu_report(path);
+  ASSERT_EQ(report.kernels.size(), 1u);
+  const ReportKernel& k = report.kernels[0];
+  EXPECT_EQ(k.demangled_name, "k()");
+  EXPECT_EQ(k.grid, (Dim3{4, 1, 1}));
+  EXPECT_EQ(k.sm_version, 90u);
+  EXPECT_EQ(k.number("gpc__cycles_elapsed.max"), 9864.0);
+  EXPECT_EQ(k.number("sm__cycles_elapsed.avg"), 10003.984848);
+  ASSERT_NE(k.metric("inst_executed"), nullptr);
+  EXPECT_EQ(k.metric("inst_executed")->instances.size(), 2u);
 }
 
 TEST(NcuReport, DisplayNames) {

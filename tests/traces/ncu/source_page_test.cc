@@ -31,9 +31,10 @@ TEST(NcuSourcePage, ReadsTheSassFixture) {
   const ReportMetric* inst = report.kernels[0].metric("inst_executed");
   ASSERT_NE(inst, nullptr);
   ASSERT_EQ(inst->instances.size(), 26u);
-  const uint64_t report_base = *report.kernels[0].number("launch__function_pcs") == 1
-                                   ? report.kernels[0].metric("launch__function_pcs")->instances[0].value.integer
-                                   : 0;
+  const uint64_t report_base =
+      *report.kernels[0].number("launch__function_pcs") == 1
+          ? report.kernels[0].metric("launch__function_pcs")->instances[0].value.integer
+          : 0;
   size_t executed = 0;
   for (const SourceRow& row : k.rows) {
     const double n = k.number(row, "Instructions Executed").value_or(0);
@@ -61,8 +62,8 @@ TEST(NcuSourcePage, ReadsEveryKernelOfTheH200Reference) {
   for (const SourceKernel& k : page.kernels) EXPECT_FALSE(k.rows.empty()) << k.name;
   const Report report = load_ncu_report(h200_reference() + "report.ncu-rep");
   for (const ReportKernel& k : report.kernels) {
-    const SourceKernel* listing = find_listing(page, ncu_display_name(k.demangled_name),
-                                               *k.number("inst_executed"));
+    const SourceKernel* listing =
+        find_listing(page, ncu_display_name(k.demangled_name), *k.number("inst_executed"));
     ASSERT_NE(listing, nullptr) << k.demangled_name;
   }
 }

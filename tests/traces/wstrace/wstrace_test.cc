@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "arch/error.h"
 #include "tests/traces/trace_file_kernels.h"
@@ -73,6 +74,31 @@ TEST(TracesWstraceTest, CtasReadInAnyOrder) {
     }
   }
   EXPECT_EQ(file.header().kernels(1).cta_linear(1), 1u);
+}
+
+TEST(TracesWstraceTest, CtasReadInParallel) {
+  const std::string path = write_sample("parallel");
+  const WstraceFile file(path);
+  const std::vector<KernelTrace> original = sample_kernels();
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      CtaReadBuffers buffers;
+      CtaTrace cta;
+      for (int round = 0; round < 20; ++round) {
+        for (size_t k = 0; k < file.kernel_count(); ++k) {
+          for (uint64_t c = 0; c < file.cta_count(k); ++c) {
+            const uint64_t position = (c + static_cast<uint64_t>(t)) % file.cta_count(k);
+            file.read_cta(k, position, buffers, cta);
+            if (!(cta == original[k].ctas[position])) ++mismatches[static_cast<size_t>(t)];
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
 
 std::string read_file(const std::string& path) {

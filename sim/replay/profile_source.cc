@@ -1,0 +1,138 @@
+#include "sim/replay/profile_source.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace warpsim::replay {
+namespace {
+
+// Fills the lane addresses of one dynamic execution (the `k`-th of its entry over the grid).
+void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t k, uint32_t n,
+                    std::array<uint64_t, 64>& out) {
+  const uint64_t width = std::max<uint64_t>(info.width_bytes, 4);
+  switch (info.space) {
+    case traces::MemSpace::kShared: {
+      const uint64_t group = std::max<uint64_t>(1, 32 / e.conflict_ways);
+      const uint64_t row = (group * width + 127) / 128 * 128;
+      for (uint32_t a = 0; a < n; ++a) out[a] = (a % group) * width + (a / group) * row;
+      return;
+    }
+    case traces::MemSpace::kConstant:
+      for (uint32_t a = 0; a < n; ++a) out[a] = e.region;
+      return;
+    default:
+      break;
+  }
+  const uint64_t s = e.sectors_per_request;
+  const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
+  const uint64_t group = k / std::max<uint32_t>(e.reuse_group, 1);
+  // Coalesced: the request's sectors side by side. Scattered: sector j in block j of the
+  // footprint, so each lies in its own line and neighbouring groups fill the rest of that line.
+  const uint64_t block = footprint / s;
+  for (uint32_t a = 0; a < n; ++a) {
+    const uint64_t j = uint64_t{a} * s / n;
+    const uint64_t first = (j * n + s - 1) / s;  // First lane of sector group j.
+    const uint64_t offset =
+        std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
+    const uint64_t sector = e.scattered ? j * block + group % block : (group * s + j) % footprint;
+    out[a] = e.region + sector * 32 + offset;
+  }
+}
+
+}  // namespace
+
+void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_warps, uint32_t lanes,
+                traces::WarpTrace& warp) {
+  const traces::OpcodeTable& opcodes = *plan.info.opcodes;
+  std::vector<uint64_t> budget(plan.entries.size());
+  for (size_t i = 0; i < plan.entries.size(); ++i) {
+    const PlanEntry& e = plan.entries[i];
+    const double g = static_cast<double>(global_warp);
+    budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
+                          : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
+                                                  std::floor(g * e.per_warp + 1e-6));
+  }
+  const traces::LaneMask all =
+      lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
+  std::array<uint64_t, 64> addresses{};
+  const auto emit = [&](const PlanEntry* e, traces::OpcodeId opcode, uint32_t pc, uint64_t k) {
+    traces::WarpInstruction inst;
+    inst.opcode = opcode;
+    inst.pc = pc;
+    uint32_t n = lanes;
+    if (e != nullptr) {
+      n = static_cast<uint32_t>(std::lround(e->lane_fraction * lanes));
+      n = std::min(n, lanes);
+      inst.num_dst = static_cast<uint8_t>(std::min<size_t>(e->dsts.size(), traces::kMaxDsts));
+      inst.num_src = static_cast<uint8_t>(std::min<size_t>(e->srcs.size(), traces::kMaxSrcs));
+      for (size_t r = 0; r < inst.num_dst; ++r) inst.dst[r] = e->dsts[r];
+      for (size_t r = 0; r < inst.num_src; ++r) inst.src[r] = e->srcs[r];
+      inst.guard = e->guard;
+      if (e->guard_negated) inst.flags |= traces::kInstGuardNegated;
+    }
+    inst.active_mask = n >= 64 ? all : ((traces::LaneMask{1} << n) - 1) & all;
+    const traces::OpcodeInfo& info = opcodes.info(opcode);
+    if (info.is_memory() && e != nullptr) {
+      inst.mem_width = info.width_bytes;
+      lane_addresses(*e, info, k, n, addresses);
+      warp.set_lane_addresses(inst, std::span<const uint64_t>(addresses.data(), n));
+    }
+    warp.instructions.push_back(inst);
+  };
+  // Runs of neighbouring entries with the same count form a loop body: each run repeats its
+  // count before the next starts, so paths of a divergent branch run one after the other, as
+  // the hardware serialises them.
+  const size_t n = plan.entries.size();
+  for (size_t i = 0; i < n;) {
+    if (budget[i] == 0) {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < n && (budget[end] == budget[i] || budget[end] == 0)) ++end;
+    for (uint64_t p = 0; p < budget[i]; ++p) {
+      for (size_t t = i; t < end; ++t) {
+        if (budget[t] == 0) continue;
+        const PlanEntry& e = plan.entries[t];
+        emit(&e, e.opcode, e.pc, p * total_warps + global_warp);
+      }
+    }
+    i = end;
+  }
+  const uint32_t exit_pc = plan.entries.empty() ? 0 : plan.entries.back().pc + 16;
+  emit(nullptr, plan.exit_opcode, exit_pc, 0);
+}
+
+ProfileKernelSource::ProfileKernelSource(std::vector<ReplayPlan> plans, std::string description)
+    : plans_(std::move(plans)), description_(std::move(description)) {}
+
+bool ProfileKernelSource::next_kernel(traces::KernelInfo& kernel) {
+  if (next_plan_ >= plans_.size()) {
+    current_ = nullptr;
+    return false;
+  }
+  current_ = &plans_[next_plan_++];
+  next_cta_ = 0;
+  kernel = current_->info;
+  return true;
+}
+
+bool ProfileKernelSource::next_cta(traces::CtaTrace& cta) {
+  if (current_ == nullptr || next_cta_ >= current_->info.cta_count()) return false;
+  const traces::KernelInfo& info = current_->info;
+  const uint64_t linear = next_cta_++;
+  const uint32_t warps = info.warps_per_cta();
+  const uint64_t threads = info.block.volume();
+  cta.index = traces::index_from_linear(linear, info.grid);
+  cta.cluster.reset();
+  cta.reset(warps);
+  const uint64_t total = info.cta_count() * warps;
+  for (uint32_t w = 0; w < warps; ++w) {
+    const auto lanes = static_cast<uint32_t>(std::min<uint64_t>(32, threads - uint64_t{w} * 32));
+    build_warp(*current_, linear * warps + w, total, lanes, cta.warps[w]);
+  }
+  return true;
+}
+
+}  // namespace warpsim::replay

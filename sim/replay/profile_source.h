@@ -1,0 +1,42 @@
+// A KernelSource that replays profiled kernels: for each ReplayPlan it streams the grid's CTAs,
+// each warp executing every plan entry its share of the measured count (spread evenly over the
+// grid's warps; CTA barriers the same number of times in every warp). Neighbouring entries with
+// the same count form a loop body that repeats its count before the next run of entries starts
+// (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks
+// take the measured lanes per instruction; lane addresses reproduce the measured sectors per
+// request (coalesced or one per line), each entry's unique footprint (which gives the DRAM traffic
+// and the reuse) and the shared-memory conflict degree. Left out: divergence order within a warp
+// (paths are not interleaved), data-dependent addresses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/replay/replay_plan.h"
+#include "traces/kernel_source.h"
+
+namespace warpsim::replay {
+
+/// Appends warp `global_warp` (of `total_warps` in the grid, `lanes` threads) of `plan` to `warp`.
+void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_warps, uint32_t lanes,
+                traces::WarpTrace& warp);
+
+/// Streams the plans' kernels in order.
+class ProfileKernelSource final : public traces::KernelSource {
+ public:
+  ProfileKernelSource(std::vector<ReplayPlan> plans, std::string description);
+
+  bool next_kernel(traces::KernelInfo& kernel) override;
+  bool next_cta(traces::CtaTrace& cta) override;
+  std::string describe() const override { return description_; }
+
+ private:
+  std::vector<ReplayPlan> plans_;
+  std::string description_;
+  size_t next_plan_ = 0;
+  const ReplayPlan* current_ = nullptr;
+  uint64_t next_cta_ = 0;
+};
+
+}  // namespace warpsim::replay

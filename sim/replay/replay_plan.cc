@@ -1,0 +1,309 @@
+#include "sim/replay/replay_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "arch/error.h"
+#include "workloads/sass_listing.h"
+
+namespace warpsim::replay {
+namespace {
+
+using traces::ncu::KernelProfile;
+using traces::ncu::PcProfile;
+using traces::ncu::PcSpace;
+
+constexpr uint64_t kGlobalRegions = 0x7f0000000000ull;
+constexpr uint64_t kRegionBytes = 1ull << 36;
+
+traces::Isa isa_of(uint32_t sm_version) {
+  if (sm_version == 0 || sm_version == 90) return traces::Isa::kSm90;
+  return sm_version < 90 ? traces::Isa::kSm80 : traces::Isa::kSm100;
+}
+
+// One static instruction before per-warp scaling.
+struct Draft {
+  std::string mnemonic;
+  std::string sass;  // Full text when a listing gave it.
+  uint32_t pc = 0;
+  const PcProfile* measured = nullptr;  // Null in opcode-mix mode.
+  double count = 0;                     // Warp instructions over the grid.
+};
+
+bool space_matches(const traces::OpcodeInfo& info, PcSpace space, bool store) {
+  using traces::MemSpace;
+  const bool is_store =
+      info.access == traces::AccessKind::kStore || info.access == traces::AccessKind::kReduction;
+  switch (space) {
+    case PcSpace::kGlobal:
+      return (info.space == MemSpace::kGlobal || info.space == MemSpace::kGeneric) &&
+             is_store == store;
+    case PcSpace::kShared:
+      return info.space == MemSpace::kShared && is_store == store;
+    case PcSpace::kLocal:
+      return info.space == MemSpace::kLocal && is_store == store;
+    case PcSpace::kOther:
+      return info.is_memory() && info.space != MemSpace::kConstant;
+    case PcSpace::kNone:
+      return info.space == MemSpace::kNone || info.space == MemSpace::kConstant;
+  }
+  return false;
+}
+
+std::string default_mnemonic(const PcProfile& e) {
+  const std::string width = e.access_bits == 64 ? ".64" : e.access_bits == 128 ? ".128" : "";
+  switch (e.space) {
+    case PcSpace::kGlobal:
+      return (e.is_store ? "STG.E" : "LDG.E") + width;
+    case PcSpace::kShared:
+      return (e.is_store ? "STS" : "LDS") + width;
+    case PcSpace::kLocal:
+      return (e.is_store ? "STL" : "LDL") + width;
+    default:
+      return "IMAD";
+  }
+}
+
+// Assigns mnemonics to measured PCs from the per-opcode mix: largest counts first, each to the
+// candidate of the right memory kind whose remaining count fits best.
+void assign_mnemonics(std::vector<Draft>& drafts, const KernelProfile& p, traces::Isa isa) {
+  std::map<std::string, double> remaining =
+      p.opcode_mix_full.empty() ? p.opcode_mix : p.opcode_mix_full;
+  std::map<std::string, traces::OpcodeInfo> infos;
+  for (const auto& [m, n] : remaining) infos.emplace(m, traces::classify_opcode(isa, m));
+  std::vector<Draft*> order;
+  for (Draft& d : drafts) order.push_back(&d);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Draft* a, const Draft* b) { return a->count > b->count; });
+  for (Draft* d : order) {
+    const PcProfile& e = *d->measured;
+    std::string best;
+    double best_left = 0;
+    bool best_fits = false;
+    for (const auto& [m, left] : remaining) {
+      if (!space_matches(infos.at(m), e.space, e.is_store)) continue;
+      const bool fits = left >= d->count * (1 - 1e-9);
+      const bool better = best.empty() || (fits && !best_fits) ||
+                          (fits == best_fits && (fits ? left < best_left : left > best_left));
+      if (better) {
+        best = m;
+        best_left = left;
+        best_fits = fits;
+      }
+    }
+    d->mnemonic = best.empty() ? default_mnemonic(e) : best;
+    if (!best.empty()) remaining[best] -= d->count;
+  }
+}
+
+// A mix from a raw page's kernel totals when it has no per-opcode counts.
+std::map<std::string, double> kernel_totals_mix(const KernelProfile& p) {
+  std::map<std::string, double> mix;
+  double rest = p.warp_instructions;
+  const auto take = [&](const char* mnemonic, double n) {
+    n = std::min(n, rest);
+    if (n <= 0) return;
+    mix[mnemonic] += n;
+    rest -= n;
+  };
+  const auto m = [&](std::string_view name) { return p.metric(name).value_or(0); };
+  take("LDG.E", m("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+  take("STG.E", m("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"));
+  take("LDS", m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") -
+                  m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+  take("STS", m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") -
+                  m("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"));
+  take("FFMA", rest / 2);
+  take("IMAD", rest);
+  return mix;
+}
+
+std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFidelity& fidelity) {
+  std::vector<Draft> drafts;
+  if (!p.pcs.empty()) {
+    fidelity = p.has_listing() ? PlanFidelity::kListing : PlanFidelity::kPerPc;
+    for (const PcProfile& e : p.pcs) {
+      if (e.warp_insts <= 0) continue;
+      drafts.push_back({e.opcode, e.sass, static_cast<uint32_t>(e.offset), &e, e.warp_insts});
+    }
+    if (fidelity == PlanFidelity::kPerPc) assign_mnemonics(drafts, p, isa);
+    return drafts;
+  }
+  fidelity = PlanFidelity::kOpcodeMix;
+  std::map<std::string, double> mix = p.opcode_mix_full.empty() ? p.opcode_mix : p.opcode_mix_full;
+  if (mix.empty()) {
+    fidelity = PlanFidelity::kKernelTotals;
+    mix = kernel_totals_mix(p);
+  }
+  // Loads first, stores last, the rest between: the usual shape of a kernel body.
+  for (int pass = 0; pass < 3; ++pass) {
+    for (const auto& [m, n] : mix) {
+      const auto info = traces::classify_opcode(isa, m);
+      const bool load = info.is_memory() && info.access == traces::AccessKind::kLoad;
+      const bool store = info.is_memory() && info.access == traces::AccessKind::kStore;
+      if ((pass == 0) != load || (pass == 2) != store || n <= 0) continue;
+      drafts.push_back({m, "", static_cast<uint32_t>(drafts.size() * 16), nullptr, n});
+    }
+  }
+  return drafts;
+}
+
+// Registers: parsed from the SASS text when present, else each instruction reads the previous
+// one's result.
+void set_registers(PlanEntry& entry, const Draft& d, const traces::OpcodeInfo& info,
+                   traces::Reg& previous, size_t index) {
+  if (!d.sass.empty()) {
+    workloads::SassInstruction inst;
+    std::string_view text = d.sass;
+    if (text.starts_with("@")) {
+      const size_t space = text.find(' ');
+      std::string_view g = text.substr(1, space == std::string_view::npos ? 0 : space - 1);
+      entry.guard_negated = g.starts_with("!");
+      if (entry.guard_negated) g.remove_prefix(1);
+      if (const auto r = traces::parse_register(g)) entry.guard = *r;
+      text.remove_prefix(
+          std::min(text.size(), space == std::string_view::npos ? text.size() : space));
+    }
+    while (text.starts_with(" ")) text.remove_prefix(1);
+    const size_t sp = text.find(' ');
+    inst.mnemonic = std::string(text.substr(0, sp));
+    inst.operands = sp == std::string_view::npos ? "" : std::string(text.substr(sp + 1));
+    while (!inst.operands.empty() && (inst.operands.back() == ' ' || inst.operands.back() == ';')) {
+      inst.operands.pop_back();
+    }
+    workloads::parse_operands(inst);
+    entry.dsts = inst.dsts;
+    entry.srcs = inst.srcs;
+    return;
+  }
+  const bool writes = !(info.access == traces::AccessKind::kStore ||
+                        info.op_class == arch::BRANCH || info.op_class == arch::BARRIER ||
+                        info.op_class == arch::EXIT || info.op_class == arch::CONTROL);
+  if (previous.valid()) entry.srcs.push_back(previous);
+  if (writes) {
+    entry.dsts.push_back(traces::gpr(static_cast<uint32_t>(2 + index % 200)));
+    previous = entry.dsts.back();
+  }
+}
+
+}  // namespace
+
+const char* fidelity_name(PlanFidelity fidelity) {
+  switch (fidelity) {
+    case PlanFidelity::kListing:
+      return "sass listing";
+    case PlanFidelity::kPerPc:
+      return "per-pc counts";
+    case PlanFidelity::kOpcodeMix:
+      return "opcode mix";
+    case PlanFidelity::kKernelTotals:
+      return "kernel totals";
+  }
+  return "?";
+}
+
+ReplayPlan plan_from_profile(const KernelProfile& p) {
+  const std::string where = p.input + ": kernel " + p.name;
+  if (p.grid.volume() == 0 || p.block.volume() == 0) {
+    throw InputError(where + ": no launch configuration (grid and block sizes)");
+  }
+  ReplayPlan plan;
+  const traces::Isa isa = isa_of(p.sm_version);
+  auto opcodes = std::make_shared<traces::OpcodeTable>(isa);
+  std::vector<Draft> drafts = drafts_of(p, isa, plan.fidelity);
+  if (drafts.empty()) {
+    throw InputError(where +
+                     ": no instruction counts to replay (expected per-PC counts, the "
+                     "source page or sass__inst_executed_per_opcode)");
+  }
+  const double warps = static_cast<double>(p.warps());
+  const uint32_t warps_per_cta = traces::warps_per_cta(p.block, 32);
+  const double lanes_per_warp = static_cast<double>(p.block.volume()) / warps_per_cta;
+  double load_sectors = 0, store_sectors = 0;
+  std::vector<double> sectors(drafts.size(), 0);
+  for (size_t i = 0; i < drafts.size(); ++i) {
+    const Draft& d = drafts[i];
+    const auto info = traces::classify_opcode(isa, d.mnemonic);
+    if (info.space != traces::MemSpace::kGlobal && info.space != traces::MemSpace::kGeneric)
+      continue;
+    const bool store = info.access == traces::AccessKind::kStore;
+    const double spr =
+        d.measured && d.measured->l2_sectors > 0
+            ? d.measured->l2_sectors / d.count
+            : (store ? p.global_store_sectors_per_request : p.global_load_sectors_per_request);
+    sectors[i] = std::max(1.0, spr) * d.count;
+    (store ? store_sectors : load_sectors) += sectors[i];
+  }
+  traces::Reg previous{};
+  for (size_t i = 0; i < drafts.size(); ++i) {
+    const Draft& d = drafts[i];
+    PlanEntry e;
+    e.opcode = opcodes->intern(d.mnemonic);
+    const traces::OpcodeInfo& info = opcodes->info(e.opcode);
+    if (info.op_class == arch::EXIT) continue;
+    e.pc = d.pc;
+    e.per_warp = d.count / warps;
+    e.uniform = info.op_class == arch::BARRIER;
+    const double threads = d.measured ? d.measured->pred_on_threads / d.count : p.simt_efficiency;
+    e.lane_fraction = std::clamp(threads / lanes_per_warp, 0.0, 1.0);
+    set_registers(e, d, info, previous, i);
+    e.region = kGlobalRegions + kRegionBytes * i;
+    if (sectors[i] > 0) {
+      e.sectors_per_request =
+          static_cast<uint32_t>(std::clamp(std::lround(sectors[i] / d.count), 1L, 32L));
+      const double ideal = d.measured ? d.measured->l2_sectors_ideal : 0;
+      e.scattered = ideal > 0 && d.measured->l2_sectors > 1.5 * ideal;
+      const bool store = info.access == traces::AccessKind::kStore;
+      const double dram = store ? p.dram_write_bytes : p.dram_read_bytes;
+      const double share = sectors[i] / (store ? store_sectors : load_sectors);
+      const double unique = dram > 0 ? dram / 32 * share : sectors[i];
+      e.footprint_sectors = static_cast<uint64_t>(
+          std::clamp(unique, static_cast<double>(e.sectors_per_request), sectors[i]));
+      // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
+      // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which
+      // write through L1, complete their sectors over neighbouring requests as the DRAM bytes say.
+      const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
+      const double group =
+          store ? sectors[i] / static_cast<double>(e.footprint_sectors) : 1 / (1 - l1_hit);
+      e.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
+    } else if (info.space == traces::MemSpace::kLocal) {
+      e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
+    } else if (info.space == traces::MemSpace::kShared && !d.measured) {
+      const bool store = info.access == traces::AccessKind::kStore;
+      const std::string op = store ? "st" : "ld";
+      const double wavefronts =
+          p.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum").value_or(0);
+      const double conflicts =
+          p.metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum").value_or(0);
+      if (wavefronts > conflicts && conflicts > 0) {
+        e.conflict_ways = static_cast<uint32_t>(
+            std::clamp(std::lround(wavefronts / (wavefronts - conflicts)), 1L, 32L));
+      }
+    } else if (info.space == traces::MemSpace::kShared && d.measured &&
+               d.measured->shared_wavefronts_ideal > 0) {
+      e.conflict_ways = static_cast<uint32_t>(std::clamp(
+          std::lround(d.measured->shared_wavefronts / d.measured->shared_wavefronts_ideal), 1L,
+          32L));
+    }
+    plan.entries.push_back(std::move(e));
+  }
+  plan.exit_opcode = opcodes->intern("EXIT");
+
+  traces::KernelInfo& k = plan.info;
+  k.name = p.mangled_name.empty() ? p.name : p.mangled_name;
+  k.grid = p.grid;
+  k.block = p.block;
+  k.cluster = {1, 1, 1};
+  k.registers_per_thread = p.registers_per_thread == 0 ? 32 : p.registers_per_thread;
+  k.static_shared_bytes = p.static_shared_bytes;
+  k.dynamic_shared_bytes = p.dynamic_shared_bytes;
+  k.isa = isa;
+  k.binary_version = p.sm_version;
+  k.source_gpu = p.source_gpu.empty() ? "ncu profile" : p.source_gpu;
+  k.opcodes = opcodes;
+  k.validate(where);
+  return plan;
+}
+
+}  // namespace warpsim::replay

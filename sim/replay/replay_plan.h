@@ -1,0 +1,66 @@
+// The plan a replay follows for one profiled kernel: its launch description and one entry per
+// static instruction with the warp instructions it executes per warp, its active lanes, its
+// registers and, for memory instructions, the access shape to reproduce (sectors per request and
+// whether they are scattered over lines, the unique footprint that gives the measured DRAM
+// traffic, the shared-memory conflict degree).
+//
+// Three fidelities, best first: the source page's SASS listing (opcodes, order and register
+// dependences as compiled); per-PC counts from a report or an instanced raw page (opcodes assigned
+// from the per-opcode mix by count, memory kinds from ncu's per-PC memory type, registers chained
+// one instruction to the next); the opcode mix alone (one entry per mnemonic); last, a raw page's
+// kernel totals (global load and store requests, shared wavefronts less conflicts, the rest
+// split between FFMA and IMAD). Left out: control
+// flow (loops replay as repeated runs of equal-count entries), immediates, constant contents.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "traces/isa/opcode_table.h"
+#include "traces/kernel_info.h"
+#include "traces/ncu/profile.h"
+#include "traces/registers.h"
+
+namespace warpsim::replay {
+
+/// How faithfully a plan follows the measured kernel.
+enum class PlanFidelity : uint8_t { kListing, kPerPc, kOpcodeMix, kKernelTotals };
+
+/// The name of a fidelity ("sass listing", "per-pc counts", "opcode mix", "kernel totals").
+const char* fidelity_name(PlanFidelity fidelity);
+
+/// One static instruction of the plan.
+struct PlanEntry {
+  traces::OpcodeId opcode = 0;
+  uint32_t pc = 0;           ///< Byte offset in the function.
+  double per_warp = 0;       ///< Executed warp instructions per warp (grid average).
+  bool uniform = false;      ///< Same count in every warp (CTA barriers).
+  double lane_fraction = 1;  ///< Active (predicated-on) lanes / warp lanes.
+  std::vector<traces::Reg> dsts, srcs;
+  traces::Reg guard{};
+  bool guard_negated = false;
+  // Memory shape (memory instructions only).
+  uint32_t sectors_per_request = 1;  ///< Global: distinct 32 B sectors per warp request.
+  bool scattered = false;            ///< Global: one sector per 128 B line (uncoalesced).
+  uint64_t footprint_sectors = 1;    ///< Global/local: distinct sectors the entry touches.
+  uint32_t reuse_group = 1;          ///< Global: consecutive requests (neighbouring warps of a
+                                     ///< CTA, then later iterations) that read the same sectors.
+  uint32_t conflict_ways = 1;        ///< Shared: wavefronts per request / ideal.
+  uint64_t region = 0;               ///< Base address of the entry's region.
+};
+
+/// A kernel's plan.
+struct ReplayPlan {
+  traces::KernelInfo info;
+  std::vector<PlanEntry> entries;  ///< In PC order; EXIT excluded (each warp ends with one).
+  traces::OpcodeId exit_opcode = 0;
+  PlanFidelity fidelity = PlanFidelity::kOpcodeMix;
+};
+
+/// Builds the plan of `profile`, interning into a fresh sm_xx opcode table. Throws InputError
+/// naming the kernel when it has no instruction counts or no launch configuration.
+ReplayPlan plan_from_profile(const traces::ncu::KernelProfile& profile);
+
+}  // namespace warpsim::replay

@@ -1,0 +1,114 @@
+#include "sim/replay/profile_source.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "tests/sim/replay/replay_test_util.h"
+
+namespace warpsim::replay {
+namespace {
+
+using testing::pc;
+using traces::ncu::PcSpace;
+
+traces::ncu::KernelProfile loop_kernel() {
+  traces::ncu::KernelProfile p;
+  p.name = "loop";
+  p.grid = {10, 1, 1};
+  p.block = {64, 1, 1};  // 20 warps.
+  p.pcs = {pc(0x00, "S2R R0, SR_TID.X", 20),
+           pc(0x10, "LDG.E R2, desc[UR4][R4.64]", 70, PcSpace::kGlobal, 70 * 4),
+           pc(0x20, "FFMA R3, R2, R2, R3", 70),
+           pc(0x30, "BAR.SYNC.DEFER_BLOCKING 0x0", 40),
+           pc(0x40, "STS [R0], R3", 20, PcSpace::kShared),
+           pc(0x50, "EXIT", 20)};
+  return p;
+}
+
+TEST(ReplaySource, CountsMatchTheProfileAndBarriersAreUniform) {
+  const ReplayPlan plan = plan_from_profile(loop_kernel());
+  ProfileKernelSource source({plan}, "test");
+  traces::KernelInfo info;
+  ASSERT_TRUE(source.next_kernel(info));
+  std::map<std::string, uint64_t> counts;
+  traces::CtaTrace cta;
+  uint64_t ctas = 0;
+  while (source.next_cta(cta)) {
+    ++ctas;
+    for (const traces::WarpTrace& w : cta.warps) {
+      uint64_t bars = 0;
+      for (const auto& inst : w.instructions) {
+        const auto& name = info.opcodes->info(inst.opcode).base;
+        ++counts[name];
+        bars += name == "BAR";
+      }
+      EXPECT_EQ(bars, 2u);
+      EXPECT_EQ(info.opcodes->info(w.instructions.back().opcode).base, "EXIT");
+    }
+  }
+  EXPECT_EQ(ctas, 10u);
+  EXPECT_EQ(counts["LDG"], 70u);  // 3.5 per warp, spread over the warps.
+  EXPECT_EQ(counts["FFMA"], 70u);
+  EXPECT_EQ(counts["S2R"], 20u);
+  EXPECT_EQ(counts["EXIT"], 20u);
+  EXPECT_FALSE(source.next_cta(cta));
+  EXPECT_FALSE(source.next_kernel(info));
+}
+
+TEST(ReplaySource, LaneAddressesReproduceSectorsPerRequestAndConflicts) {
+  for (double sectors : {1.0, 4.0, 8.0, 32.0}) {
+    traces::ncu::KernelProfile p = loop_kernel();
+    p.pcs[1].l2_sectors = 70 * sectors;
+    p.pcs[1].l2_sectors_ideal = 70 * 4;
+    p.pcs[4].shared_wavefronts = 20 * 4;
+    p.pcs[4].shared_wavefronts_ideal = 20;
+    const ReplayPlan plan = plan_from_profile(p);
+    traces::WarpTrace warp;
+    build_warp(plan, 3, 20, 32, warp);
+    for (const auto& inst : warp.instructions) {
+      const auto& info = plan.info.opcodes->info(inst.opcode);
+      if (!info.is_memory()) continue;
+      const auto lanes = warp.lane_addresses(inst);
+      ASSERT_EQ(lanes.size(), 32u);
+      if (info.space == traces::MemSpace::kGlobal) {
+        std::set<uint64_t> distinct;
+        for (uint64_t a : lanes) distinct.insert(a / 32);
+        EXPECT_EQ(distinct.size(), static_cast<size_t>(sectors));
+      } else {
+        std::map<uint64_t, std::set<uint64_t>> rows_per_bank;
+        for (uint64_t a : lanes) rows_per_bank[(a / 4) % 32].insert(a / 128);
+        size_t ways = 0;
+        for (const auto& [bank, rows] : rows_per_bank) ways = std::max(ways, rows.size());
+        EXPECT_EQ(ways, 4u);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
+  traces::ncu::KernelProfile p = loop_kernel();
+  p.l1_hit_rate_pct = 75.0;  // One miss in four requests: groups of 4 requests share sectors.
+  const ReplayPlan plan = plan_from_profile(p);
+  const auto first_load = [&](uint64_t warp) {
+    traces::WarpTrace w;
+    build_warp(plan, warp, 20, 32, w);
+    for (const auto& inst : w.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base == "LDG") return w.lane_addresses(inst)[0];
+    }
+    return uint64_t{0};
+  };
+  EXPECT_EQ(first_load(0), first_load(3));
+  EXPECT_NE(first_load(3), first_load(4));
+  EXPECT_EQ(first_load(4), first_load(7));
+}
+
+}  // namespace
+}  // namespace warpsim::replay

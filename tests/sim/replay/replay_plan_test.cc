@@ -1,0 +1,101 @@
+#include "sim/replay/replay_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "arch/error.h"
+#include "tests/sim/replay/replay_test_util.h"
+#include "traces/ncu/inputs.h"
+
+namespace warpsim::replay {
+namespace {
+
+using testing::shared_stride_dir;
+
+const PlanEntry* find(const ReplayPlan& plan, std::string_view mnemonic) {
+  for (const PlanEntry& e : plan.entries) {
+    if (plan.info.opcodes->info(e.opcode).mnemonic == mnemonic) return &e;
+  }
+  return nullptr;
+}
+
+TEST(ReplayPlan, FromReportPerPcCounts) {
+  const auto profiles = traces::ncu::load_profiles({shared_stride_dir() + "report.ncu-rep"});
+  ASSERT_EQ(profiles.size(), 1u);
+  const auto& p = profiles[0];
+  EXPECT_EQ(p.source_gpu, "NVIDIA H200");
+  EXPECT_EQ(p.registers_per_thread, 16u);
+  EXPECT_EQ(p.pcs.size(), 26u);
+  EXPECT_EQ(p.global_load_sectors_per_request, 4.0);
+  EXPECT_DOUBLE_EQ(p.shared_wavefronts_per_request, 1.5);
+  const ReplayPlan plan = plan_from_profile(p);
+  EXPECT_EQ(plan.fidelity, PlanFidelity::kPerPc);
+  EXPECT_EQ(plan.info.grid, (traces::Dim3{4096, 1, 1}));
+  EXPECT_EQ(plan.entries.size(), 24u);  // Both EXITs left out: each warp ends with one.
+  size_t global = 0, shared = 0;
+  for (const PlanEntry& e : plan.entries) {
+    const auto& info = plan.info.opcodes->info(e.opcode);
+    EXPECT_DOUBLE_EQ(e.per_warp, 1.0) << info.mnemonic;
+    if (info.space == traces::MemSpace::kGlobal) {
+      ++global;
+      EXPECT_EQ(e.sectors_per_request, 4u);
+      EXPECT_FALSE(e.scattered);
+    }
+    if (info.space == traces::MemSpace::kShared) ++shared;
+  }
+  EXPECT_EQ(global, 2u);
+  EXPECT_EQ(shared, 2u);
+}
+
+TEST(ReplayPlan, FromSourcePageListing) {
+  const auto profiles = traces::ncu::load_profiles(
+      {shared_stride_dir() + "report.ncu-rep", shared_stride_dir() + "src_sass.csv"});
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_TRUE(profiles[0].has_listing());
+  const ReplayPlan plan = plan_from_profile(profiles[0]);
+  EXPECT_EQ(plan.fidelity, PlanFidelity::kListing);
+  const PlanEntry* lds = find(plan, "LDS");
+  ASSERT_NE(lds, nullptr);
+  EXPECT_EQ(lds->conflict_ways, 2u);  // 65,536 wavefronts for 32,768 ideal.
+  ASSERT_EQ(lds->dsts.size(), 1u);
+  EXPECT_EQ(lds->dsts[0], traces::gpr(6));
+  const PlanEntry* fadd = find(plan, "FADD");
+  ASSERT_NE(fadd, nullptr);
+  ASSERT_EQ(fadd->srcs.size(), 2u);
+  EXPECT_EQ(fadd->srcs[0], traces::gpr(6));  // Reads the LDS result: a true dependence.
+}
+
+TEST(ReplayPlan, FromRawPageKernelTotals) {
+  const auto profiles = traces::ncu::load_profiles({shared_stride_dir() + "raw_base.csv"});
+  ASSERT_EQ(profiles.size(), 1u);
+  EXPECT_TRUE(profiles[0].pcs.empty());
+  EXPECT_EQ(profiles[0].cycles, 9864.0);
+  const ReplayPlan plan = plan_from_profile(profiles[0]);
+  EXPECT_EQ(plan.fidelity, PlanFidelity::kKernelTotals);
+  const PlanEntry* ldg = find(plan, "LDG.E");
+  ASSERT_NE(ldg, nullptr);
+  EXPECT_DOUBLE_EQ(ldg->per_warp, 1.0);  // 32,768 requests over 32,768 warps.
+  EXPECT_EQ(ldg->sectors_per_request, 4u);
+  const PlanEntry* lds = find(plan, "LDS");
+  ASSERT_NE(lds, nullptr);
+  EXPECT_EQ(lds->conflict_ways, 2u);
+  double total = 0;
+  for (const PlanEntry& e : plan.entries) total += e.per_warp * 32768;
+  EXPECT_NEAR(total, *profiles[0].metric("smsp__inst_executed.sum"), 1.0);
+}
+
+TEST(ReplayPlan, RejectsProfilesWithoutCounts) {
+  traces::ncu::KernelProfile p;
+  p.name = "k";
+  p.input = "x.csv";
+  try {
+    plan_from_profile(p);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.csv: kernel k"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(traces::ncu::load_profiles({"/nonexistent.ncu-rep"}), InputError);
+  EXPECT_THROW(traces::ncu::load_profiles({shared_stride_dir() + "session.txt"}), InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::replay
