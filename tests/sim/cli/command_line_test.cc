@@ -51,19 +51,6 @@ INSTANTIATE_TEST_SUITE_P(
                       Args{"arch", "list", "--help"}, Args{"arch", "show", "--help"},
                       Args{"arch", "diff", "--help"}));
 
-class CliNotBuiltYet : public ::testing::TestWithParam<Args> {};
-
-TEST_P(CliNotBuiltYet, SaysSoAndExits2) {
-  const auto r = run_cli(GetParam());
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("is not built yet"), std::string::npos) << r.err;
-  EXPECT_TRUE(r.out.empty());
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Commands, CliNotBuiltYet,
-    ::testing::Values(Args{"replay", "report.ncu-rep", "--arch", "b200"}));
-
 class CliUsageErrors : public ::testing::TestWithParam<std::pair<Args, std::string>> {};
 
 TEST_P(CliUsageErrors, Exit2NamingTheProblem) {
