@@ -50,6 +50,10 @@ double mean_abs_pct(const std::vector<double>& r) {
 
 const std::vector<CalibrationTarget>& nvidia_calibration_targets() {
   static const std::vector<CalibrationTarget> targets = {
+      {.parameter = "launch.elapsed_overhead_cycles",
+       .points = {"copy/n=1048576", "saxpy/n=1048576"},
+       .tied = {},
+       .why = "the shortest streaming kernels: elapsed time outside the CTAs' own work"},
       {.parameter = "functional_units.fp32.latency_cycles",
        .points = {"ffma_dependent/ctas=1,threads=32"},
        .tied = {},

@@ -67,7 +67,7 @@ std::vector<std::string> declared(const workloads::Workload& model,
 
 void run_calibration(const validate::Reference& reference, const std::string& reference_dir,
                      const std::string& arch, const std::vector<std::string>& sets,
-                     unsigned threads, CommandIo& io) {
+                     unsigned threads, const std::string& only, CommandIo& io) {
   const arch::LoadedSpec base = arch::load_spec(arch, sets);
   const auto simulate = [&](const validate::ReferencePoint& point,
                             const std::vector<std::string>& extra) {
@@ -86,8 +86,18 @@ void run_calibration(const validate::Reference& reference, const std::string& re
     }
     throw InternalError("calibration: gpc__cycles_elapsed.max not reported");
   };
+  std::vector<validate::CalibrationTarget> targets;
+  for (const auto& t : validate::nvidia_calibration_targets()) {
+    bool match = only.empty();
+    std::stringstream words(only);
+    for (std::string word; std::getline(words, word, ',');) {
+      match = match || (!word.empty() && t.parameter.find(word) != std::string::npos);
+    }
+    if (match) targets.push_back(t);
+  }
+  if (targets.empty()) throw InputError("--only " + only + ": no calibration parameter matches");
   const auto fitted = validate::fit_parameters(
-      reference, validate::nvidia_calibration_targets(),
+      reference, targets,
       [&](const std::string& path) { return integer_at(base.spec, path); }, simulate);
 
   io.out << std::left << std::setw(40) << "parameter" << std::right << std::setw(8) << "before"

@@ -78,7 +78,9 @@ int validate_command(const Args& args, CommandIo& io) {
       ("report", po::value<std::string>(), "write a Markdown report (and an SVG beside it) to FILE")
       ("thresholds", po::value<std::string>(),
        "thresholds file (default: thresholds.textproto two folders above the reference)")
-      ("only", po::value<std::string>(), "simulate only points whose name contains this text")
+      ("only", po::value<std::string>(),
+       "simulate only points whose name contains this text (with --calibrate: fit only the "
+       "parameters whose path contains it)")
       ("max-instructions", po::value<double>()->default_value(0),
        "skip points that executed more warp instructions than this on the GPU (0: none)")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
@@ -101,7 +103,8 @@ int validate_command(const Args& args, CommandIo& io) {
       vm->count("set") ? vm->at("set").as<std::vector<std::string>>() : std::vector<std::string>{};
   if (vm->at("calibrate").as<bool>()) {
     run_calibration(reference, dir, vm->at("arch").as<std::string>(), sets,
-                    vm->at("threads").as<unsigned>(), io);
+                    vm->at("threads").as<unsigned>(),
+                    vm->count("only") ? vm->at("only").as<std::string>() : "", io);
     return kExitOk;
   }
   const arch::LoadedSpec spec = arch::load_spec(vm->at("arch").as<std::string>(), sets);

@@ -65,6 +65,7 @@ bool CtaDispatcher::start_next_kernel(Cycle now) {
   current_.id = kernel_.id;
   current_.occupancy = compute_occupancy(config_.limits, kernel_launch(kernel_));
   current_.start = now + 1;
+  current_.overhead = dispatch_.elapsed_overhead_cycles;
   current_.max_warps_per_sm = config_.limits.max_warps_per_sm;
   active_ = true;
   start_pending_ = true;

@@ -38,6 +38,8 @@ struct DispatcherConfig {
   std::uint64_t kernel_launch_overhead_cycles = 2000;
   /// Most CTAs placed per cycle over the GPU; 0 = unlimited.
   int max_ctas_per_cycle = 0;
+  /// Cycles a kernel's elapsed time counts outside its CTAs (grid setup, end-of-kernel flush).
+  std::uint64_t elapsed_overhead_cycles = 0;
 };
 
 /// What the dispatcher records of one kernel.
@@ -51,9 +53,11 @@ struct KernelRecord {
   std::uint64_t warps_active_sum = 0;   ///< Resident warps summed over cycles and SMs.
   std::uint64_t cycles_active_sum = 0;  ///< Active cycles summed over SMs.
   int max_warps_per_sm = 0;             ///< Warp slots per SM.
+  std::uint64_t overhead = 0;           ///< Elapsed cycles outside the CTAs (DispatcherConfig).
 
-  /// Elapsed cycles (gpc__cycles_elapsed.max).
-  engine::Cycle elapsed() const { return end - start; }
+  /// Elapsed cycles (gpc__cycles_elapsed.max): first CTA launch to last retirement, plus the
+  /// kernel's fixed overhead outside its CTAs.
+  engine::Cycle elapsed() const { return end - start + overhead; }
   /// sm__warps_active.avg.pct_of_peak_sustained_active.
   double achieved_occupancy_pct() const;
 };

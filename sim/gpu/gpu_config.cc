@@ -237,6 +237,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
         static_cast<uint64_t>(std::llround(s.launch().overhead_ns() * g.sm_mhz / 1000.0));
   }
   g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
+  g.dispatch.elapsed_overhead_cycles = s.launch().elapsed_overhead_cycles();
   if (s.dies().count() > 1) {
     g.warnings.push_back(s.name() + " has " + std::to_string(s.dies().count()) +
                          " dies: simulated as one die (the die-to-die link and per-die L2 are "

@@ -44,12 +44,13 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.dram.burst_length, 8u);
   EXPECT_EQ(c.memory.l2_slices, 100u);
   EXPECT_EQ(c.memory.l2.tags.size_bytes, 52428800u / 100);
-  // Load-to-use 261 cycles (fitted) = L1 36 + 2 port cycles + 2 x NoC 80 + the slice's 63.
-  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 63u);
-  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 214u);
-  // HBM load-to-use 628 (fitted) = 38 + 2 x NoC 80 + 2 x crossbar 2 + tRCD 45 + CL 45 + burst 8
-  // DRAM cycles (61.5 SM cycles) + the slice's fill latency 365.
-  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 365u);
+  // Load-to-use 261 cycles (fitted) = L1 35 + 2 port cycles + 2 x NoC 80 + the slice's 64.
+  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 64u);
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 215u);
+  // HBM load-to-use 628 (fitted) = 37 + 2 x NoC 80 + 2 x crossbar 2 + tRCD 45 + CL 45 + burst 8
+  // DRAM cycles (61.5 SM cycles) + the slice's fill latency 366.
+  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 366u);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 5275u);
   EXPECT_EQ(c.sm.limits.max_warps_per_sm, 64);
   EXPECT_EQ(c.sm.tensor.dense_flop_per_clk_per_sm[0], 4096);
   EXPECT_TRUE(c.warnings.empty());
