@@ -12,6 +12,7 @@
 #include "sim/gpu/gpu.h"
 #include "sim/gpu/gpu_config.h"
 #include "validate/calibration.h"
+#include "sim/cli/point_params.h"
 #include "workloads/workload.h"
 
 namespace warpsim::cli {
@@ -50,19 +51,6 @@ long long integer_at(const pb::Message& root, const std::string& path) {
   throw InputError("calibration: empty parameter path");
 }
 
-// The point's parameters that its model declares.
-std::vector<std::string> declared(const workloads::Workload& model,
-                                  const std::vector<std::string>& params) {
-  std::vector<std::string> out;
-  for (const std::string& kv : params) {
-    const std::string key = kv.substr(0, kv.find('='));
-    for (const auto& spec : model.params()) {
-      if (spec.name == key) out.push_back(kv);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void run_calibration(const validate::Reference& reference, const std::string& reference_dir,
@@ -76,7 +64,7 @@ void run_calibration(const validate::Reference& reference, const std::string& re
     const gpu::GpuConfig config = gpu::gpu_config_from_spec(arch::load_spec(arch, all).spec);
     const workloads::Workload& model = workloads::find_workload(point.kernel);
     auto source = model.make_source(
-        workloads::Params::parse(model.params(), declared(model, point.params), point.kernel));
+        workloads::Params::parse(model.params(), model_params(model, point.params), point.kernel));
     gpu::SimulationOptions options;
     options.threads = threads;
     const auto reports = gpu::simulate(config, *source, options);

@@ -17,23 +17,11 @@
 #include "validate/reference.h"
 #include "validate/report.h"
 #include "validate/thresholds.h"
+#include "sim/cli/point_params.h"
 #include "workloads/workload.h"
 
 namespace warpsim::cli {
 namespace {
-
-// The point's parameters that its model declares (twins also record derived ones).
-std::vector<std::string> model_params(const workloads::Workload& model,
-                                      const std::vector<std::string>& params) {
-  std::vector<std::string> out;
-  for (const std::string& kv : params) {
-    const std::string key = kv.substr(0, kv.find('='));
-    for (const auto& spec : model.params()) {
-      if (spec.name == key) out.push_back(kv);
-    }
-  }
-  return out;
-}
 
 validate::PointResult simulate_point(const validate::ReferencePoint& point,
                                      const gpu::GpuConfig& config, unsigned threads,
