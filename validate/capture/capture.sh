@@ -29,7 +29,9 @@ log() { echo "[capture $(( $(date +%s) - start ))s] $*" | tee -a "$out/capture.l
 : > "$out/capture.log"
 log "GPU $gpu_name (sm_$cc) -> $out"
 
-nvcc_cmd=(nvcc -O3 -std=c++17 "-gencode=arch=compute_${cc},code=sm_${cc}" -lineinfo
+# Arch-specific targets (sm_90a, sm_100a, ...) where the GPU has them, for wgmma and friends.
+case "$cc" in 90|100|101|103|120|121) target="${cc}a" ;; *) target="$cc" ;; esac
+nvcc_cmd=(nvcc -O3 -std=c++17 "-gencode=arch=compute_${target},code=sm_${target}" -lineinfo
           -o "$work/twins" "$root"/workloads/cuda/*.cu)
 "${nvcc_cmd[@]}"
 cuobjdump -sass "$work/twins" > "$out/sass.txt"

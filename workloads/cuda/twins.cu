@@ -1,6 +1,7 @@
 // Driver of the CUDA twins: `twins list` prints the points as TSV (index, name, kernel, category,
 // role, params); `twins run [substring]` launches them in order (optionally only names containing
-// the substring), printing one "POINT <index> <name>" line per launch.
+// the substring), printing one "POINT <index> <name>" line per launch. Points this GPU cannot run
+// are left out of both.
 #include <cstring>
 #include <iostream>
 
@@ -35,6 +36,15 @@ float* random_floats(size_t n, unsigned seed) {
   return p;
 }
 
+int compute_capability() {
+  static const int cc = [] {
+    cudaDeviceProp prop{};
+    TWIN_CHECK(cudaGetDeviceProperties(&prop, 0));
+    return prop.major * 10 + prop.minor;
+  }();
+  return cc;
+}
+
 void* poisoned(size_t bytes) {
   void* p = nullptr;
   TWIN_CHECK(cudaMalloc(&p, bytes));
@@ -59,6 +69,7 @@ int main(int argc, char** argv) {
     std::cout << "index\tname\tkernel\tcategory\trole\tparams\n";
     for (size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
+      if (p.supported && !p.supported()) continue;
       std::cout << i << '\t' << p.name << '\t' << p.kernel << '\t' << p.category << '\t' << p.role
                 << '\t' << p.params << '\n';
     }
@@ -68,6 +79,7 @@ int main(int argc, char** argv) {
     const char* filter = argc >= 3 ? argv[2] : nullptr;
     for (size_t i = 0; i < points.size(); ++i) {
       if (filter && points[i].name.find(filter) == std::string::npos) continue;
+      if (points[i].supported && !points[i].supported()) continue;
       std::cout << "POINT " << i << ' ' << points[i].name << std::endl;
       points[i].run();
       twins::finish_launch(points[i].name.c_str());

@@ -35,6 +35,9 @@ struct Point {
   std::string role;
   std::string params;
   std::function<void()> run;  ///< Allocates, initialises, launches the w_ kernel once, frees.
+  /// Whether this GPU can run the point (e.g. wgmma needs sm_90a); empty: every GPU. `list` and
+  /// `run` both skip unsupported points, so launch order still maps to the listed points.
+  std::function<bool()> supported{};
 };
 
 std::vector<Point>& registry();
@@ -45,6 +48,8 @@ struct Register {
   }
 };
 
+/// Compute capability of device 0 as major * 10 + minor (90 for the H100 / H200).
+int compute_capability();
 /// Device buffer filled with deterministic pseudo-random floats in [-1, 1) (never zeros).
 float* random_floats(size_t n, unsigned seed);
 /// Uninitialised device buffer of n bytes, poisoned with 0xFF.
