@@ -140,6 +140,42 @@ void write_row(size_t index, const KernelReplay& r, std::ostream& out) {
       << fixed(r.target_bound.cycles, 0) << " cycles)" << std::endl;
 }
 
+// Parses "3,5,8-12" into a mask over `count` launches; InputError on anything else.
+std::vector<bool> launch_list(const std::string& text, size_t count) {
+  std::vector<bool> keep(count, false);
+  const auto bad = [&](const std::string& why) {
+    return InputError("--launch " + text + ": " + why +
+                      " (expected launch numbers from 0 and ranges, like 3,5,8-12)");
+  };
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    const size_t dash = item.find('-');
+    size_t first = 0, last = 0;
+    try {
+      size_t used = 0;
+      first = std::stoul(item.substr(0, dash), &used);
+      if (used != (dash == std::string::npos ? item.size() : dash)) throw bad("\"" + item + "\"");
+      last = first;
+      if (dash != std::string::npos) {
+        last = std::stoul(item.substr(dash + 1), &used);
+        if (used != item.size() - dash - 1) throw bad("\"" + item + "\"");
+      }
+    } catch (const std::logic_error&) {
+      throw bad("\"" + item + "\" is not a number or range");
+    }
+    if (last < first) throw bad("range " + item + " runs backwards");
+    if (last >= count) {
+      throw bad("launch " + std::to_string(last) + " is past the last (" +
+                std::to_string(count - 1) + ")");
+    }
+    for (size_t k = first; k <= last; ++k) keep[k] = true;
+    pos = comma + 1;
+  }
+  return keep;
+}
+
 }  // namespace
 
 int replay_command(const Args& args, CommandIo& io) {
@@ -151,6 +187,8 @@ int replay_command(const Args& args, CommandIo& io) {
       "json", po::value<std::string>(), "write the predictions as JSON to FILE")(
       "no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")(
       "kernel", po::value<std::string>(), "replay only kernels whose name contains this text")(
+      "launch", po::value<std::string>(),
+      "replay only these launches, counted from 0 in input order: 3,5,8-12")(
       "max-instructions", po::value<double>(),
       "skip kernels that measured more warp instructions than this")(
       "threads", po::value<unsigned>()->default_value(1), "simulation threads")(
@@ -160,7 +198,7 @@ int replay_command(const Args& args, CommandIo& io) {
   const Usage usage{
       "warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
       "[--set path=value ...] [--json FILE] [--no-self-check] [--kernel TEXT]\n"
-      "                      [--max-instructions N] [--threads N] [--quiet]",
+      "                      [--launch LIST] [--max-instructions N] [--threads N] [--quiet]",
       "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
       "exports (raw page, details page; a source page adds the SASS listing of the\n"
       "kernels before it) on the cycle model: the measurement, a self-check on the\n"
@@ -184,18 +222,39 @@ int replay_command(const Args& args, CommandIo& io) {
   }
   auto profiles = traces::ncu::load_profiles(vm->at("input").as<std::vector<std::string>>());
   if (profiles.empty()) throw InputError("the inputs hold no profiled kernels");
+  // Launch numbers (input order) of the kernels kept, for the rows and the JSON.
+  std::vector<size_t> launch(profiles.size());
+  for (size_t i = 0; i < launch.size(); ++i) launch[i] = i;
+  const auto keep_if = [&](const auto& keep) {
+    size_t out = 0;
+    for (size_t i = 0; i < profiles.size(); ++i) {
+      if (!keep(launch[i], profiles[i])) continue;
+      if (out != i) {
+        profiles[out] = std::move(profiles[i]);
+        launch[out] = launch[i];
+      }
+      ++out;
+    }
+    profiles.resize(out);
+    launch.resize(out);
+  };
+  if (vm->count("launch")) {
+    const std::vector<bool> keep = launch_list(vm->at("launch").as<std::string>(), profiles.size());
+    keep_if([&](size_t l, const traces::ncu::KernelProfile&) { return keep[l]; });
+  }
   if (vm->count("kernel")) {
     const std::string needle = vm->at("kernel").as<std::string>();
-    std::erase_if(profiles, [&](const traces::ncu::KernelProfile& p) {
-      return p.name.find(needle) == std::string::npos;
+    keep_if([&](size_t, const traces::ncu::KernelProfile& p) {
+      return p.name.find(needle) != std::string::npos;
     });
     if (profiles.empty()) throw InputError("--kernel " + needle + ": no kernel name contains it");
   }
   if (vm->count("max-instructions")) {
     const double limit = vm->at("max-instructions").as<double>();
     const size_t before = profiles.size();
-    std::erase_if(profiles,
-                  [&](const traces::ncu::KernelProfile& p) { return p.warp_instructions > limit; });
+    keep_if([&](size_t, const traces::ncu::KernelProfile& p) {
+      return p.warp_instructions <= limit;
+    });
     io.err << "warpsim replay: " << before - profiles.size() << " of " << before
            << " kernels skipped (more than " << limit << " warp instructions)\n";
   }
@@ -214,7 +273,7 @@ int replay_command(const Args& args, CommandIo& io) {
     if (opt.progress)
       one.progress = [&](size_t, const std::string& what) { opt.progress(k, what); };
     replays.push_back(std::move(replay::replay_profiles({profiles[k]}, one).front()));
-    write_row(k, replays.back(), io.out);
+    write_row(launch[k], replays.back(), io.out);
   }
   if (json) {
     pb::Struct root;
@@ -222,8 +281,11 @@ int replay_command(const Args& args, CommandIo& io) {
     f["warpsim_version"] = text(kVersion);
     f["target_arch"] = text(opt.target);
     pb::Value kernels;
-    for (const KernelReplay& r : replays)
-      *kernels.mutable_list_value()->add_values() = kernel_json(r);
+    for (size_t k = 0; k < replays.size(); ++k) {
+      pb::Value one = kernel_json(replays[k]);
+      (*one.mutable_struct_value()->mutable_fields())["launch"] = number(launch[k]);
+      *kernels.mutable_list_value()->add_values() = std::move(one);
+    }
     f["kernels"] = kernels;
     std::string s;
     pb::util::JsonPrintOptions print;

@@ -24,19 +24,26 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     default:
       break;
   }
+  // A request spreads its s sectors over L lines, spl sectors in each. Dense: q neighbouring
+  // groups of requests take the other sectors of the same lines (a warp's rows side by side);
+  // sparse: the rest of each line stays untouched. Groups walk the footprint's lines and wrap.
   const uint64_t s = e.sectors_per_request;
+  const uint64_t lines = std::clamp<uint64_t>(e.lines_per_request, (s + 3) / 4, s);
+  const uint64_t spl = (s + lines - 1) / lines;
+  const uint64_t q = e.sparse ? 1 : std::max<uint64_t>(1, 4 / spl);
   const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
+  const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
+  const uint64_t sets = std::max<uint64_t>(1, footprint_lines / lines);
   const uint64_t group = k / std::max<uint32_t>(e.reuse_group, 1);
-  // Coalesced: the request's sectors side by side. Scattered: sector j in block j of the
-  // footprint, so each lies in its own line and neighbouring groups fill the rest of that line.
-  const uint64_t block = footprint / s;
+  const uint64_t set = (group / q) % sets, slot = group % q;
   for (uint32_t a = 0; a < n; ++a) {
-    const uint64_t j = uint64_t{a} * s / n;
-    const uint64_t first = (j * n + s - 1) / s;  // First lane of sector group j.
+    const uint64_t j = uint64_t{a} * s / n;      // The lane's sector in the request.
+    const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.
     const uint64_t offset =
         std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
-    const uint64_t sector = e.scattered ? j * block + group % block : (group * s + j) % footprint;
-    out[a] = e.region + sector * 32 + offset;
+    const uint64_t line = set * lines + j / spl;
+    const uint64_t sector = (slot * spl + j % spl) % 4;
+    out[a] = e.region + (line * 4 + sector) * 32 + offset;
   }
 }
 
@@ -53,6 +60,14 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                           : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
                                                   std::floor(g * e.per_warp + 1e-6));
   }
+  // The whole stream is held while the warp is resident: reserve it exactly.
+  size_t instructions = 1, addresses_needed = 0;
+  for (size_t i = 0; i < plan.entries.size(); ++i) {
+    instructions += budget[i];
+    if (opcodes.info(plan.entries[i].opcode).is_memory()) addresses_needed += budget[i] * lanes;
+  }
+  warp.instructions.reserve(warp.instructions.size() + instructions);
+  warp.addresses.reserve(warp.addresses.size() + addresses_needed);
   const traces::LaneMask all =
       lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
   std::array<uint64_t, 64> addresses{};

@@ -149,6 +149,71 @@ std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFideli
   return drafts;
 }
 
+// The access shape of one global entry, from its measured sectors and L1 tags per request, the
+// kernel's DRAM bytes and L1 hit rate.
+struct Shape {
+  uint32_t sectors = 1, lines = 1;
+  bool sparse = false;
+  uint64_t footprint = 1;
+  uint32_t reuse_group = 1;
+};
+
+Shape global_shape(const Draft& d, const KernelProfile& p, double entry_sectors,
+                   double kind_sectors, bool store, bool sparse_loads) {
+  Shape out;
+  const double spr = entry_sectors / d.count;
+  out.sectors = static_cast<uint32_t>(std::clamp(std::lround(spr), 1L, 32L));
+  // Lines per request: the L1 tag lookups when measured; else a scattered request (sectors well
+  // above the ideal) puts each sector in its own line, a coalesced one packs them.
+  const double tags = d.measured ? d.measured->l1_tag_requests / d.count : 0;
+  const double ideal = d.measured ? d.measured->l2_sectors_ideal : 0;
+  const bool scattered = ideal > 0 && d.measured->l2_sectors > 1.5 * ideal;
+  const long packed = (out.sectors + 3) / 4;
+  const long lines = tags >= 1 ? std::lround(tags) : scattered ? out.sectors : packed;
+  out.lines = static_cast<uint32_t>(std::clamp(lines, packed, static_cast<long>(out.sectors)));
+  out.sparse = !store && sparse_loads && (out.sectors + out.lines - 1) / out.lines <= 2;
+  // Unique sectors: loads from the DRAM bytes they cause (a sparse sector costs a 64 B fetch),
+  // stores from the ideal sectors (each byte written once) or else the DRAM bytes.
+  const double share = entry_sectors / std::max(kind_sectors, 1.0);
+  double unique = entry_sectors;
+  if (store && ideal > 0) {
+    unique = ideal;
+  } else if (const double dram = store ? p.dram_write_bytes : p.dram_read_bytes; dram > 0) {
+    unique = dram / (out.sparse ? 64 : 32) * share;
+  }
+  out.footprint = static_cast<uint64_t>(
+      std::clamp(unique, static_cast<double>(out.sectors), std::max(entry_sectors, 1.0)));
+  // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
+  // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which write
+  // through L1, rewrite each unique sector as often as the sectors over the footprint say.
+  const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
+  const double group =
+      store ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
+  out.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
+  return out;
+}
+
+// Wavefronts per request over the conflict-free count: ncu's N-way when the page has it, else
+// the measured wavefronts over the ideal ones (or over one wavefront per 128 B a warp moves).
+uint32_t shared_conflict_ways(const PcProfile& m, const traces::OpcodeInfo& info) {
+  double ways = m.shared_conflict_ways;
+  if (ways <= 0 && m.shared_wavefronts > 0) {
+    const double per_request = std::max(1.0, 32.0 * std::max<uint32_t>(info.width_bytes, 4) / 128);
+    const double ideal =
+        m.shared_wavefronts_ideal > 0 ? m.shared_wavefronts_ideal : m.warp_insts * per_request;
+    ways = m.shared_wavefronts / std::max(ideal, 1.0);
+  }
+  return static_cast<uint32_t>(std::clamp(std::lround(ways), 1L, 32L));
+}
+
+// True when the kernel's loads fetch more DRAM bytes than their L2 sectors hold: each miss
+// brings a 64 B granule of which one sector is used.
+bool loads_are_sparse(const KernelProfile& p, double load_sectors) {
+  const double l2_reads =
+      p.metric("lts__t_sectors_srcunit_tex_op_read.sum").value_or(load_sectors);
+  return l2_reads > 0 && p.dram_read_bytes > 1.5 * 32 * l2_reads;
+}
+
 // Registers: parsed from the SASS text when present, else each instruction reads the previous
 // one's result.
 void set_registers(PlanEntry& entry, const Draft& d, const traces::OpcodeInfo& info,
@@ -235,6 +300,7 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     sectors[i] = std::max(1.0, spr) * d.count;
     (store ? store_sectors : load_sectors) += sectors[i];
   }
+  const bool sparse_loads = loads_are_sparse(p, load_sectors);
   traces::Reg previous{};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
@@ -250,23 +316,14 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     set_registers(e, d, info, previous, i);
     e.region = kGlobalRegions + kRegionBytes * i;
     if (sectors[i] > 0) {
-      e.sectors_per_request =
-          static_cast<uint32_t>(std::clamp(std::lround(sectors[i] / d.count), 1L, 32L));
-      const double ideal = d.measured ? d.measured->l2_sectors_ideal : 0;
-      e.scattered = ideal > 0 && d.measured->l2_sectors > 1.5 * ideal;
       const bool store = info.access == traces::AccessKind::kStore;
-      const double dram = store ? p.dram_write_bytes : p.dram_read_bytes;
-      const double share = sectors[i] / (store ? store_sectors : load_sectors);
-      const double unique = dram > 0 ? dram / 32 * share : sectors[i];
-      e.footprint_sectors = static_cast<uint64_t>(
-          std::clamp(unique, static_cast<double>(e.sectors_per_request), sectors[i]));
-      // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
-      // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which
-      // write through L1, complete their sectors over neighbouring requests as the DRAM bytes say.
-      const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
-      const double group =
-          store ? sectors[i] / static_cast<double>(e.footprint_sectors) : 1 / (1 - l1_hit);
-      e.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
+      const Shape shape = global_shape(d, p, sectors[i], store ? store_sectors : load_sectors,
+                                       store, sparse_loads);
+      e.sectors_per_request = shape.sectors;
+      e.lines_per_request = shape.lines;
+      e.sparse = shape.sparse;
+      e.footprint_sectors = shape.footprint;
+      e.reuse_group = shape.reuse_group;
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
     } else if (info.space == traces::MemSpace::kShared && !d.measured) {
@@ -280,11 +337,8 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
         e.conflict_ways = static_cast<uint32_t>(
             std::clamp(std::lround(wavefronts / (wavefronts - conflicts)), 1L, 32L));
       }
-    } else if (info.space == traces::MemSpace::kShared && d.measured &&
-               d.measured->shared_wavefronts_ideal > 0) {
-      e.conflict_ways = static_cast<uint32_t>(std::clamp(
-          std::lround(d.measured->shared_wavefronts / d.measured->shared_wavefronts_ideal), 1L,
-          32L));
+    } else if (info.space == traces::MemSpace::kShared && d.measured) {
+      e.conflict_ways = shared_conflict_ways(*d.measured, info);
     }
     plan.entries.push_back(std::move(e));
   }

@@ -43,7 +43,9 @@ struct PlanEntry {
   bool guard_negated = false;
   // Memory shape (memory instructions only).
   uint32_t sectors_per_request = 1;  ///< Global: distinct 32 B sectors per warp request.
-  bool scattered = false;            ///< Global: one sector per 128 B line (uncoalesced).
+  uint32_t lines_per_request = 1;    ///< Global: distinct 128 B lines per request (L1 tags).
+  bool sparse = false;               ///< Global: the other sectors of a request's 64 B halves are
+                                     ///< never touched (each L2 miss fetches unused bytes).
   uint64_t footprint_sectors = 1;    ///< Global/local: distinct sectors the entry touches.
   uint32_t reuse_group = 1;          ///< Global: consecutive requests (neighbouring warps of a
                                      ///< CTA, then later iterations) that read the same sectors.

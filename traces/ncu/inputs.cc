@@ -1,7 +1,9 @@
 #include "traces/ncu/inputs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "arch/error.h"
@@ -57,16 +59,57 @@ KernelProfile profile_from_details(const DetailsKernel& k, const std::string& in
   return p;
 }
 
+// How far a listing's per-PC counters are from the profile's (0 when the profile has none):
+// launches of one kernel with the same instruction counts differ in their memory counters.
+double listing_distance(const KernelProfile& p, const SourceKernel& listing) {
+  if (p.pcs.empty()) return 0;
+  std::map<uint64_t, const PcProfile*> by_offset;
+  for (const PcProfile& e : p.pcs) by_offset[e.offset] = &e;
+  const uint64_t base = listing.base_address();
+  double distance = 0;
+  for (const SourceRow& row : listing.rows) {
+    const auto it = by_offset.find(row.address - base);
+    if (it == by_offset.end()) continue;
+    const PcProfile& e = *it->second;
+    const auto diff = [&](std::string_view column, double measured) {
+      const auto v = listing.number(row, column);
+      if (v) distance += std::abs(*v - measured);
+    };
+    diff("L2 Theoretical Sectors Global", e.l2_sectors);
+    diff("L1 Tag Requests Global", e.l1_tag_requests);
+    diff("Thread Instructions Executed", e.thread_insts);
+    diff("Predicated-On Thread Instructions Executed", e.pred_on_threads);
+  }
+  return distance;
+}
+
 void attach_source_page(std::vector<KernelProfile>& profiles, const SourcePage& page) {
   size_t attached = 0;
+  // Per kernel name, the page position of the listing used last: of equally close listings
+  // (ncu prints some twice), the next one in file order is taken.
+  std::map<std::string, size_t> last_used;
   for (KernelProfile& p : profiles) {
     if (p.has_listing()) continue;
     double executed = 0;
     for (const PcProfile& e : p.pcs) executed += e.warp_insts;
     if (p.pcs.empty()) executed = p.warp_instructions;
-    const SourceKernel* listing = find_listing(page, p.name, executed);
-    if (listing == nullptr) continue;
-    attach_listing(p, *listing);
+    const auto candidates = find_listings(page, p.name, executed);
+    if (candidates.empty()) continue;
+    const SourceKernel* best = nullptr;
+    double best_distance = 0;
+    bool best_after = false;
+    const auto last = last_used.find(p.name);
+    for (const SourceKernel* k : candidates) {
+      const double d = listing_distance(p, *k);
+      const bool after = last == last_used.end() || k > &page.kernels[last->second];
+      if (best == nullptr || d < best_distance || (d == best_distance && after && !best_after)) {
+        best = k;
+        best_distance = d;
+        best_after = after;
+      }
+    }
+    last_used[p.name] = static_cast<size_t>(best - page.kernels.data());
+    attach_listing(p, *best);
     ++attached;
   }
   if (attached == 0) {

@@ -120,6 +120,7 @@ void fill_common(KernelProfile& p, const Input& in) {
   const auto size = by_pc(in, "memory_access_size_type");
   const auto sectors = by_pc(in, "memory_l2_theoretical_sectors_global");
   const auto sectors_ideal = by_pc(in, "memory_l2_theoretical_sectors_global_ideal");
+  const auto tags = by_pc(in, "memory_l1_tag_requests_global");
   const auto wavefronts = by_pc(in, "memory_l1_wavefronts_shared");
   const auto wavefronts_ideal = by_pc(in, "memory_l1_wavefronts_shared_ideal");
   uint64_t base = executed.begin()->first;
@@ -146,6 +147,7 @@ void fill_common(KernelProfile& p, const Input& in) {
     e.access_bits = as_u32(get(size, pc));
     e.l2_sectors = get(sectors, pc);
     e.l2_sectors_ideal = get(sectors_ideal, pc);
+    e.l1_tag_requests = get(tags, pc);
     e.shared_wavefronts = get(wavefronts, pc);
     e.shared_wavefronts_ideal = get(wavefronts_ideal, pc);
     p.pcs.push_back(std::move(e));
@@ -267,8 +269,16 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
     if (text.starts_with("@")) text.remove_prefix(std::min(text.size(), text.find(' ') + 1));
     while (text.starts_with(" ")) text.remove_prefix(1);
     e.opcode = std::string(text.substr(0, text.find(' ')));
+    const auto it = measured.find(e.offset);
+    const PcProfile* from_report = it == measured.end() ? nullptr : it->second;
     const auto num = [&](std::string_view column) {
       return listing.number(row, column).value_or(0);
+    };
+    // A counter the page lacks keeps the report's per-PC value, when the report has one.
+    const auto num_or = [&](std::string_view column, double PcProfile::*field) {
+      const auto v = listing.number(row, column);
+      if (v) return *v;
+      return from_report != nullptr ? from_report->*field : 0.0;
     };
     e.warp_insts = num("Instructions Executed");
     e.thread_insts = num("Thread Instructions Executed");
@@ -281,16 +291,18 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
                                               : PcSpace::kOther;
     e.is_store = listing.text(row, "Access Operation").value_or("").starts_with("Store");
     e.access_bits = as_u32(listing.number(row, "Access Size"));
-    e.l2_sectors = num("L2 Theoretical Sectors Global");
-    e.l2_sectors_ideal = num("L2 Theoretical Sectors Global Ideal");
-    e.shared_wavefronts = num("L1 Wavefronts Shared");
-    e.shared_wavefronts_ideal = num("L1 Wavefronts Shared Ideal");
-    const auto it = measured.find(e.offset);
-    if (it != measured.end() && it->second->warp_insts != e.warp_insts) {
+    e.l2_sectors = num_or("L2 Theoretical Sectors Global", &PcProfile::l2_sectors);
+    e.l2_sectors_ideal = num_or("L2 Theoretical Sectors Global Ideal", &PcProfile::l2_sectors_ideal);
+    e.l1_tag_requests = num_or("L1 Tag Requests Global", &PcProfile::l1_tag_requests);
+    e.shared_wavefronts = num_or("L1 Wavefronts Shared", &PcProfile::shared_wavefronts);
+    e.shared_wavefronts_ideal =
+        num_or("L1 Wavefronts Shared Ideal", &PcProfile::shared_wavefronts_ideal);
+    e.shared_conflict_ways = num_or("L1 Conflicts Shared N-Way", &PcProfile::shared_conflict_ways);
+    if (from_report != nullptr && from_report->warp_insts != e.warp_insts) {
       throw InputError(listing.name + " (source page line " + std::to_string(row.line) +
                        "): " + std::to_string(e.warp_insts) + " executed instructions at offset " +
                        std::to_string(e.offset) + ", the profile has " +
-                       std::to_string(it->second->warp_insts));
+                       std::to_string(from_report->warp_insts));
     }
     pcs.push_back(std::move(e));
   }

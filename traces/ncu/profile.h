@@ -38,8 +38,10 @@ struct PcProfile {
   uint32_t access_bits = 0;  ///< Access size per lane, bits; 0 when unknown.
   double l2_sectors = 0;     ///< Theoretical L2 sectors (global).
   double l2_sectors_ideal = 0;
+  double l1_tag_requests = 0;  ///< L1 tag lookups (global): the 128 B lines the requests touch.
   double shared_wavefronts = 0;
   double shared_wavefronts_ideal = 0;
+  double shared_conflict_ways = 0;  ///< Shared: ncu's "L1 Conflicts Shared N-Way"; 0 when unknown.
 };
 
 /// One profiled launch.

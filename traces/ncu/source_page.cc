@@ -40,15 +40,22 @@ uint64_t SourceKernel::base_address() const {
   return base;
 }
 
-const SourceKernel* find_listing(const SourcePage& page, std::string_view name,
-                                 double inst_executed) {
+std::vector<const SourceKernel*> find_listings(const SourcePage& page, std::string_view name,
+                                               double inst_executed) {
+  std::vector<const SourceKernel*> out;
   for (const SourceKernel& k : page.kernels) {
     if (k.name != name && ncu_display_name(k.name) != ncu_display_name(name)) continue;
     double total = 0;
     for (const SourceRow& r : k.rows) total += k.number(r, "Instructions Executed").value_or(0);
-    if (total == inst_executed) return &k;
+    if (total == inst_executed) out.push_back(&k);
   }
-  return nullptr;
+  return out;
+}
+
+const SourceKernel* find_listing(const SourcePage& page, std::string_view name,
+                                 double inst_executed) {
+  const auto all = find_listings(page, name, inst_executed);
+  return all.empty() ? nullptr : all.front();
 }
 
 SourcePage parse_source_page(std::string_view text, const std::string& source) {

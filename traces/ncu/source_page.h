@@ -50,6 +50,10 @@ struct SourcePage {
 const SourceKernel* find_listing(const SourcePage& page, std::string_view name,
                                  double inst_executed);
 
+/// Every listing of `name` whose executed warp instructions sum to `inst_executed`, in file order.
+std::vector<const SourceKernel*> find_listings(const SourcePage& page, std::string_view name,
+                                               double inst_executed);
+
 /// Parses a source page; InputError names `source`, the line and what was expected.
 SourcePage parse_source_page(std::string_view text, const std::string& source);
 

@@ -38,7 +38,8 @@ TEST(ReplayPlan, FromReportPerPcCounts) {
     if (info.space == traces::MemSpace::kGlobal) {
       ++global;
       EXPECT_EQ(e.sectors_per_request, 4u);
-      EXPECT_FALSE(e.scattered);
+      EXPECT_EQ(e.lines_per_request, 1u);
+      EXPECT_FALSE(e.sparse);
     }
     if (info.space == traces::MemSpace::kShared) ++shared;
   }
