@@ -85,9 +85,9 @@ class Scoreboard {
   void fold(const Entry& e, Hazard& hazard) const;
   void release(int entry);
 
+  std::uint32_t used_ = 0;  // bit i: entries_[i] in use
   std::array<std::uint64_t, (kRegisterSlots + 63) / 64> bits_{};
   std::array<Entry, kCapacity> entries_{};
-  std::uint32_t used_ = 0;  // bit i: entries_[i] in use
 };
 
 }  // namespace warpsim::core

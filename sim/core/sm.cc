@@ -129,7 +129,8 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
                                                     ? threads_per_cta_ - first_thread
                                                     : static_cast<std::uint32_t>(warp_size_));
     w.live_mask = traces::full_mask(lanes);
-    w.ready_at = cycle;
+    ready_at_[static_cast<std::size_t>(slot)] = cycle;
+    smsp_next_[w.smsp] = std::min(smsp_next_[w.smsp], cycle);
     w.since = cycle;
     w.launched = cycle;
     smsp_warps_[w.smsp] |= WarpMask{1} << slot;
@@ -170,9 +171,19 @@ void Sm::set_reason(Warp& w, int slot, Cycle cycle, StallReason reason) {
   w.reason = reason;
 }
 
-void Sm::wake(Warp& w, Cycle at) {
-  w.ready_at = std::min(w.ready_at, at);
+void Sm::wake(Warp& w, int slot, Cycle at) {
+  lower_ready(slot, w.smsp, at);
   wake_hint_ = std::min(wake_hint_, at);
+}
+
+void Sm::refresh_smsp_next() {
+  for (int s = 0; s < smsps_; ++s) {
+    Cycle m = kSleep;
+    for (WarpMask b = smsp_warps_[static_cast<std::size_t>(s)]; b != 0; b &= b - 1) {
+      m = std::min(m, ready_at_[static_cast<std::size_t>(std::countr_zero(b))]);
+    }
+    smsp_next_[static_cast<std::size_t>(s)] = m;
+  }
 }
 
 void Sm::warp_finished(Warp& w, int slot, Cycle now) {
@@ -223,11 +234,12 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
                         ", which holds no warp");
   }
   Warp& w = warps_[warp_slot];
+  __builtin_prefetch(w.code + w.next);  // evaluated soon: load its next instruction meanwhile
   w.scoreboard.complete(op_id, at);
   if (w.outstanding_memory > 0) --w.outstanding_memory;
   w.memory_done_at = std::max(w.memory_done_at, at);
   if ((op_id & 1u) != 0) ++w.async_completed;
-  wake(w, at);
+  wake(w, static_cast<int>(warp_slot), at);
 }
 
 void Sm::wake_throttled(Cycle now) {
@@ -239,7 +251,7 @@ void Sm::wake_throttled(Cycle now) {
       if (!w.resident || w.refused == PipelineBackpressure::kNone ||
           pipeline_->has_room(w.refused, s)) {
         waiting &= ~(WarpMask{1} << slot);
-        if (w.resident) w.ready_at = std::min(w.ready_at, now);
+        if (w.resident) lower_ready(slot, s, now);
       }
     }
   }
@@ -253,16 +265,20 @@ Cycle Sm::tick(Cycle now) {
   wake_throttled(now);
   issued_count_ = 0;
   for (int s = 0; s < smsps_; ++s) {
-    if (smsp_warps_[static_cast<std::size_t>(s)] != 0) next = std::min(next, issue_smsp(s, now));
+    if (smsp_warps_[static_cast<std::size_t>(s)] == 0) continue;
+    // smsp_next_ is exact here: nothing raised a ready cycle of this SMSP since it was computed.
+    const Cycle ready = smsp_next_[static_cast<std::size_t>(s)];
+    next = std::min(next, ready > now ? ready : issue_smsp(s, now));
   }
   // The state of each issuing warp from the next cycle on (charged over any skipped cycles).
   for (int i = 0; i < issued_count_; ++i) {
     const int slot = issued_slots_[static_cast<std::size_t>(i)];
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     if (!w.resident) continue;
-    if (evaluate(w, slot, now + 1)) w.ready_at = now + 1;
-    if (w.resident) next = std::min(next, w.ready_at);
+    if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
+    if (w.resident) next = std::min(next, ready_at_[static_cast<std::size_t>(slot)]);
   }
+  refresh_smsp_next();
   next = std::min(next, wake_hint_);
   counters_.tensor_active_cycles =
       (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;
@@ -285,7 +301,7 @@ void Sm::dump_state(std::ostream& out) const {
         << " next=" << w.next << '/' << n;
     if (w.next < n) out << " pc=0x" << std::hex << w.trace->instructions[w.next].pc << std::dec;
     out << " reason=" << stall_reason_name(w.reason) << " since=" << w.since << " ready_at="
-        << (w.ready_at == kSleep ? std::string("sleep") : std::to_string(w.ready_at))
+        << (ready_at_[slot] == kSleep ? std::string("sleep") : std::to_string(ready_at_[slot]))
         << " outstanding_memory=" << w.outstanding_memory << (w.at_barrier ? " at_barrier" : "")
         << (w.finished ? " finished" : "") << '\n';
   }

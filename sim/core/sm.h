@@ -21,6 +21,7 @@
 // cluster barriers and distributed shared memory (the memory pipeline's concern), preemption.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -110,7 +111,14 @@ class Sm final : public engine::Component, private CompletionSink {
   void account(engine::Cycle cycle);
   void charge(Warp& w, int slot, engine::Cycle upto);
   void set_reason(Warp& w, int slot, engine::Cycle cycle, StallReason reason);
-  void wake(Warp& w, engine::Cycle at);
+  void wake(Warp& w, int slot, engine::Cycle at);
+  // Lowers the ready cycle of the warp in `slot` to `at`.
+  void lower_ready(int slot, int smsp, engine::Cycle at) {
+    ready_at_[static_cast<std::size_t>(slot)] = std::min(ready_at_[static_cast<std::size_t>(slot)], at);
+    smsp_next_[static_cast<std::size_t>(smsp)] = std::min(smsp_next_[static_cast<std::size_t>(smsp)], at);
+  }
+  // Recomputes smsp_next_ from ready_at_.
+  void refresh_smsp_next();
   // Wakes the warps asleep on a full pipeline queue that now has room (after advance()).
   void wake_throttled(engine::Cycle now);
   void retire_warp(int slot, engine::Cycle cycle);
@@ -147,6 +155,11 @@ class Sm final : public engine::Component, private CompletionSink {
   std::uint32_t threads_per_cta_ = 0;
 
   std::array<Warp, kMaxWarpsPerSm> warps_{};
+  // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).
+  std::array<engine::Cycle, kMaxWarpsPerSm> ready_at_{};
+  // Per SMSP: the minimum of ready_at_ over its resident warps, exact between ticks (lowered by
+  // wake-ups, recomputed at the end of each tick), so an SMSP with nothing ready is skipped.
+  std::array<engine::Cycle, kMaxSubPartitions> smsp_next_{};
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
   std::vector<FunctionalUnits> units_;                      // per SMSP
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;  // per SMSP

@@ -60,17 +60,28 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
   // so warps refused for the same queue at their last evaluation are refused again (same stall
   // reason, same wake-up) without being re-evaluated.
   std::array<bool, 4> still_full{};
+  // The warps due for evaluation are spread over cold memory: start loading them all first.
+  for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
+    const auto slot = static_cast<std::size_t>(std::countr_zero(m));
+    if (ready_at_[slot] <= now) {
+      const char* w = reinterpret_cast<const char*>(&warps_[slot]);
+      __builtin_prefetch(w);
+      __builtin_prefetch(w + 64);
+      __builtin_prefetch(&warps_[slot].scoreboard);
+    }
+  }
   for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
     const int slot = std::countr_zero(m);
-    Warp& w = warps_[static_cast<std::size_t>(slot)];
-    if (w.ready_at > now) {
-      next = std::min(next, w.ready_at);
+    Cycle& ready_at = ready_at_[static_cast<std::size_t>(slot)];
+    if (ready_at > now) {
+      next = std::min(next, ready_at);
       continue;
     }
+    Warp& w = warps_[static_cast<std::size_t>(slot)];
     if (w.refused != PipelineBackpressure::kNone &&
         still_full[static_cast<std::size_t>(w.refused)]) {
       throttled_[w.smsp] |= WarpMask{1} << slot;
-      w.ready_at = kSleep;
+      ready_at = kSleep;
       continue;
     }
     refusal_ = PipelineBackpressure::kNone;
@@ -82,7 +93,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     if (ready) {
       eligible |= WarpMask{1} << slot;
     } else if (w.resident) {
-      next = std::min(next, w.ready_at);
+      next = std::min(next, ready_at);
     }
   }
   if (eligible == 0) return next;
@@ -102,7 +113,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     const int slot = std::countr_zero(m);
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     set_reason(w, slot, now, StallReason::kNotSelected);
-    w.ready_at = now + 1;
+    ready_at_[static_cast<std::size_t>(slot)] = now + 1;
     next = now + 1;
   }
   return next;
@@ -110,7 +121,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
 
 bool Sm::block(Warp& w, int slot, Cycle now, StallReason reason, Cycle until) {
   set_reason(w, slot, now, reason);
-  w.ready_at = until;
+  ready_at_[static_cast<std::size_t>(slot)] = until;
   if (reason == StallReason::kLongScoreboard) schedulers_[w.smsp]->long_stall(slot);
   return false;
 }
@@ -336,7 +347,7 @@ void Sm::check_barrier(CtaSlot& c, std::uint32_t id, Cycle now) {
     x.at_barrier = false;
     x.hold_until = std::max(x.hold_until, release_at);
     x.hold_reason = StallReason::kBarrier;
-    wake(x, release_at);
+    wake(x, slot, release_at);
   }
   c.arrived[id] = 0;
   c.expected[id] = 0;
@@ -353,7 +364,7 @@ void Sm::start_warpgroup_ops(CtaSlot& c, std::uint32_t group, Cycle now) {
   }
   for (std::uint32_t i = group * 4; i < std::min<std::uint32_t>(group * 4 + 4, c.warps); ++i) {
     Warp& x = warps_[static_cast<std::size_t>(c.warp_slots[i])];
-    if (x.resident && x.reason == StallReason::kGmma) wake(x, now + 1);
+    if (x.resident && x.reason == StallReason::kGmma) wake(x, c.warp_slots[i], now + 1);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <string>
 
 #include "arch/error.h"
@@ -154,7 +155,14 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
   access.width_bytes = inst.mem_width != 0 ? inst.mem_width : info.width_bytes;
   if (access.width_bytes == 0) access.width_bytes = 4;
   if (inst.has_lane_addresses() && op.warp != nullptr) {
-    op.warp->expand_lane_addresses(inst, lanes_);
+    const traces::LaneMask mask = inst.active_mask;
+    if (mask != 0 && (mask & (mask + 1)) == 0) {
+      // Lanes 0..n-1 active (the common case): the packed addresses are already in lane order.
+      const std::span<const std::uint64_t> packed = op.warp->lane_addresses(inst);
+      std::copy(packed.begin(), packed.end(), lanes_.begin());
+    } else {
+      op.warp->expand_lane_addresses(inst, lanes_);
+    }
     access.addresses = lanes_.data();
   }
   Path path = path_of(info);

@@ -64,9 +64,9 @@ struct Warp {
   bool finished = false;                          ///< Stream ended or full EXIT; draining.
   bool at_barrier = false;                        ///< Waiting at CTA barrier `barrier_id`.
   traces::LaneMask live_mask = 0;                 ///< Lanes that have not exited.
-  Scoreboard scoreboard;                          ///< Pending register writes.
 
-  engine::Cycle ready_at = 0;                        ///< Earliest cycle worth re-evaluating it.
+  // The earliest cycle worth re-evaluating the warp is kept by the SM in a dense array
+  // (Sm::ready_at_), so that a scheduler scan touches no cold warp state.
   /// The memory pipeline's refusal at the last evaluation (kNone: not refused). A warp refused
   /// for a queue that another warp of its SMSP found still full this cycle is not re-evaluated.
   PipelineBackpressure refused = PipelineBackpressure::kNone;
@@ -85,6 +85,9 @@ struct Warp {
   std::uint32_t async_issued = 0;     ///< Asynchronous copies issued.
   std::uint32_t async_completed = 0;  ///< Asynchronous copies completed.
   GroupRing async_groups;             ///< Committed copy groups not yet waited for.
+
+  // Last: the scheduling fields above share the first cache lines of the warp.
+  Scoreboard scoreboard;  ///< Pending register writes.
 };
 
 }  // namespace warpsim::core
