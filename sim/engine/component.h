@@ -82,6 +82,7 @@ class Component {
   std::uint64_t ticks_ = 0;
   Cycle now_cycle_ = 0;
   Cycle tick_result_ = kSleep;
+  Time tick_result_time_ = kNever;  // time_of(tick_result_), computed by the ticking thread
   // Self-requested next cycle and its time (the entry in the engine's EventQueue).
   Cycle wake_cycle_ = kSleep;
   Time wake_time_ = kNever;

@@ -98,8 +98,9 @@ void Engine::wake(Component& component, Cycle cycle) {
   owe_wake(component, cycle);
 }
 
-void Engine::schedule_self(Component& c, Cycle cycle) {
-  const Time t = c.domain_->time_of(cycle);
+void Engine::schedule_self(Component& c, Cycle cycle) { schedule_at(c, cycle, c.domain_->time_of(cycle)); }
+
+void Engine::schedule_at(Component& c, Cycle cycle, Time t) {
   if (t == kNever) {
     c.wake_cycle_ = kSleep;
     c.wake_time_ = kNever;
@@ -153,6 +154,13 @@ RunResult Engine::run(const RunLimits& limits) {
   running_ = true;
   if (instants_ == 0) last_progress_ = now_;
   commit_all_dirty();
+  // The whole run executes inside the task arena, so an instant's parallel loop does not pay for
+  // entering it.
+  if (arena_ != nullptr) return arena_->arena.execute([&] { return run_instants(limits); });
+  return run_instants(limits);
+}
+
+RunResult Engine::run_instants(const RunLimits& limits) {
   while (!queue_.empty() || !wakes_.empty()) {
     Time next = queue_.empty() ? kNever : queue_.top_time();
     if (!wakes_.empty()) next = std::min(next, wakes_.top().time);
@@ -192,12 +200,14 @@ void Engine::process_instant() {
 void Engine::collect_due() {
   // Both queues yield ids in increasing order for one time; merge them into due_, dropping repeats.
   self_due_.clear();
+  due_hook_ = false;
   while (!queue_.empty() && queue_.top_time() == now_) {
     Component& c = *components_[queue_.pop()];
     c.now_cycle_ = c.wake_cycle_;
     c.wake_cycle_ = kSleep;
     c.wake_time_ = kNever;
     c.due_stamp_ = instants_;
+    due_hook_ |= c.wants_commit_;
     self_due_.push_back(&c);
   }
   woken_due_.clear();
@@ -206,13 +216,20 @@ void Engine::collect_due() {
     Component& c = *components_[w.id];
     if (c.due_stamp_ == instants_) continue;
     c.due_stamp_ = instants_;
+    due_hook_ |= c.wants_commit_;
     c.now_cycle_ = w.cycle;
     woken_due_.push_back(&c);
   }
   due_.clear();
-  std::merge(self_due_.begin(), self_due_.end(), woken_due_.begin(), woken_due_.end(),
-             std::back_inserter(due_),
-             [](const Component* a, const Component* b) { return a->id_ < b->id_; });
+  if (woken_due_.empty()) {
+    due_.swap(self_due_);
+  } else if (self_due_.empty()) {
+    due_.swap(woken_due_);
+  } else {
+    std::merge(self_due_.begin(), self_due_.end(), woken_due_.begin(), woken_due_.end(),
+               std::back_inserter(due_),
+               [](const Component* a, const Component* b) { return a->id_ < b->id_; });
+  }
 }
 
 void Engine::evaluate() {
@@ -220,50 +237,59 @@ void Engine::evaluate() {
     for (std::size_t i = begin; i < end; ++i) {
       Component& c = *due_[i];
       c.tick_result_ = c.tick(c.now_cycle_);
+      c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
     }
   };
   if (arena_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
     ++parallel_instants_;
-    arena_->arena.execute([&] {
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, due_.size()),
-          [&](const tbb::blocked_range<std::size_t>& r) { tick_range(r.begin(), r.end()); });
-    });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, due_.size()),
+        [&](const tbb::blocked_range<std::size_t>& r) { tick_range(r.begin(), r.end()); });
   } else {
     tick_range(0, due_.size());
   }
 }
 
-void Engine::commit() {
-  bool any_commit_hook = false;
-  for (Component* c : due_) {
-    ++c->ticks_;
-    any_commit_hook |= c->wants_commit_;
-    const Cycle next = c->tick_result_;
-    if (next == kSleep) {
-      c->wake_cycle_ = kSleep;
-      c->wake_time_ = kNever;
-      queue_.remove(c->id_);
-      continue;
-    }
-    if (next <= c->now_cycle_) {
-      throw InternalError("component '" + c->name() + "': tick at cycle " +
-                          std::to_string(c->now_cycle_) + " returned cycle " +
-                          std::to_string(next) + ", which is not in the future");
-    }
-    schedule_self(*c, next);
+void Engine::reschedule(Component& c) {
+  ++c.ticks_;
+  const Cycle next = c.tick_result_;
+  if (next == kSleep) {
+    c.wake_cycle_ = kSleep;
+    c.wake_time_ = kNever;
+    queue_.remove(c.id_);
+    return;
   }
-  if (any_commit_hook) {
+  if (next <= c.now_cycle_) {
+    throw InternalError("component '" + c.name() + "': tick at cycle " +
+                        std::to_string(c.now_cycle_) + " returned cycle " + std::to_string(next) +
+                        ", which is not in the future");
+  }
+  schedule_at(c, next, c.tick_result_time_);
+}
+
+bool Engine::publish(Component& c) {
+  for (PortBase* p : c.dirty_ports_) commit_port(*p);
+  c.dirty_ports_.clear();
+  const bool progress = c.progress_;
+  c.progress_ = false;
+  return progress;
+}
+
+void Engine::commit() {
+  // Rescheduling touches only the event queue and publishing only ports and the wake queue, so
+  // without commit hooks (which run between the two) one pass over the due components does both.
+  bool progress = false;
+  if (due_hook_) {
+    for (Component* c : due_) reschedule(*c);
     for (Component* c : due_) {
       if (c->wants_commit_) c->commit(c->now_cycle_);
     }
-  }
-  bool progress = false;
-  for (Component* c : due_) {
-    for (PortBase* p : c->dirty_ports_) commit_port(*p);
-    c->dirty_ports_.clear();
-    progress |= c->progress_;
-    c->progress_ = false;
+    for (Component* c : due_) progress |= publish(*c);
+  } else {
+    for (Component* c : due_) {
+      reschedule(*c);
+      progress |= publish(*c);
+    }
   }
   if (progress) last_progress_ = now_;
 }

@@ -151,11 +151,17 @@ class Engine {
                        const PortConfig& config) const;
   void finalize();
   void schedule_self(Component& c, Cycle cycle);
+  void schedule_at(Component& c, Cycle cycle, Time t);
+  // Commit-phase steps for one due component: its next tick; its staged port traffic (returns
+  // whether it made progress).
+  void reschedule(Component& c);
+  bool publish(Component& c);
   void owe_wake(Component& c, Cycle cycle);
   void wake_at_or_after(Component& c, Time t) { owe_wake(c, c.domain_->cycle_at_or_after(t)); }
   void collect_due();
   void commit_all_dirty();
   void commit_port(PortBase& port);
+  RunResult run_instants(const RunLimits& limits);
   void process_instant();
   void evaluate();
   void commit();
@@ -174,6 +180,7 @@ class Engine {
   std::vector<Component*> due_;
   std::vector<Component*> self_due_;
   std::vector<Component*> woken_due_;
+  bool due_hook_ = false;  // some due component has a commit hook
   bool finalized_ = false;
   bool running_ = false;
   bool evaluating_ = false;

@@ -1,78 +1,95 @@
 #include "sim/engine/event_queue.h"
 
+#include <bit>
+#include <utility>
+
 namespace warpsim::engine {
 
 void EventQueue::resize(std::size_t n) {
-  heap_.clear();
-  heap_.reserve(n);
-  pos_.assign(n, kAbsent);
+  buckets_.clear();
+  spare_.clear();
+  words_ = (n + 63) / 64;
+  time_.assign(n, kNever);
+  size_ = 0;
+}
+
+std::size_t EventQueue::find(Time time) const {
+  // buckets_ is sorted by decreasing time: the first index whose time is <= `time`.
+  std::size_t lo = 0;
+  std::size_t hi = buckets_.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (buckets_[mid].time > time) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+ComponentId EventQueue::top_id() const {
+  const Bucket& b = buckets_.back();
+  std::size_t w = b.first_word;
+  while (b.bits[w] == 0) ++w;
+  return static_cast<ComponentId>(w * 64 + static_cast<std::size_t>(std::countr_zero(b.bits[w])));
 }
 
 ComponentId EventQueue::pop() {
-  const ComponentId id = heap_.front().id;
-  pos_[id] = kAbsent;
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) {
-    place(0, last);
-    sift_down(0);
-  }
+  Bucket& b = buckets_.back();
+  std::size_t w = b.first_word;
+  while (b.bits[w] == 0) ++w;
+  b.first_word = static_cast<std::uint32_t>(w);
+  const int bit = std::countr_zero(b.bits[w]);
+  b.bits[w] &= b.bits[w] - 1;
+  const auto id = static_cast<ComponentId>(w * 64 + static_cast<std::size_t>(bit));
+  time_[id] = kNever;
+  --size_;
+  if (--b.count == 0) erase_bucket(buckets_.size() - 1);
   return id;
 }
 
+void EventQueue::erase_bucket(std::size_t index) {
+  Bucket& b = buckets_[index];
+  for (std::size_t w = 0; w < words_; ++w) b.bits[w] = 0;
+  spare_.push_back(std::move(b.bits));
+  buckets_.erase(buckets_.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
 void EventQueue::set(ComponentId id, Time time) {
-  const Entry e{time, id};
-  if (pos_[id] == kAbsent) {
-    heap_.push_back(e);
-    pos_[id] = static_cast<std::uint32_t>(heap_.size() - 1);
-    sift_up(heap_.size() - 1);
-    return;
+  if (time_[id] == time) return;
+  remove(id);
+  std::size_t i = find(time);
+  if (i == buckets_.size() || buckets_[i].time != time) {
+    Bucket b;
+    b.time = time;
+    if (spare_.empty()) {
+      b.bits.assign(words_, 0);
+    } else {
+      b.bits = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    b.first_word = static_cast<std::uint32_t>(words_);
+    buckets_.insert(buckets_.begin() + static_cast<std::ptrdiff_t>(i), std::move(b));
   }
-  const std::size_t i = pos_[id];
-  const Time old = heap_[i].time;
-  heap_[i].time = time;
-  if (time < old) {
-    sift_up(i);
-  } else if (time > old) {
-    sift_down(i);
-  }
+  Bucket& b = buckets_[i];
+  const std::size_t w = id / 64;
+  b.bits[w] |= std::uint64_t{1} << (id % 64);
+  if (w < b.first_word) b.first_word = static_cast<std::uint32_t>(w);
+  ++b.count;
+  time_[id] = time;
+  ++size_;
 }
 
 void EventQueue::remove(ComponentId id) {
-  if (pos_[id] == kAbsent) return;
-  const std::size_t i = pos_[id];
-  pos_[id] = kAbsent;
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  if (i == heap_.size()) return;
-  place(i, last);
-  sift_up(i);
-  sift_down(pos_[last.id]);
-}
-
-void EventQueue::sift_up(std::size_t i) {
-  const Entry e = heap_[i];
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / 2;
-    if (!before(e, heap_[parent])) break;
-    place(i, heap_[parent]);
-    i = parent;
-  }
-  place(i, e);
-}
-
-void EventQueue::sift_down(std::size_t i) {
-  const Entry e = heap_[i];
-  const std::size_t n = heap_.size();
-  while (true) {
-    std::size_t child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-    if (!before(heap_[child], e)) break;
-    place(i, heap_[child]);
-    i = child;
-  }
-  place(i, e);
+  const Time time = time_[id];
+  if (time == kNever) return;
+  const std::size_t i = find(time);
+  Bucket& b = buckets_[i];
+  b.bits[id / 64] &= ~(std::uint64_t{1} << (id % 64));
+  time_[id] = kNever;
+  --size_;
+  if (--b.count == 0) erase_bucket(i);
 }
 
 }  // namespace warpsim::engine
