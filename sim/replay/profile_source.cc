@@ -24,9 +24,9 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     default:
       break;
   }
-  // A request spreads its s sectors over L lines, spl sectors in each. Dense: q neighbouring
-  // groups of requests take the other sectors of the same lines (a warp's rows side by side);
-  // sparse: the rest of each line stays untouched. Groups walk the footprint's lines and wrap.
+  // A request spreads its s sectors over L lines, spl sectors in each. Dense: q groups of
+  // requests share each line set, in different sectors; sparse: the rest of each line stays
+  // untouched. Groups walk the footprint's line sets and wrap.
   const uint64_t s = e.sectors_per_request;
   const uint64_t lines = std::clamp<uint64_t>(e.lines_per_request, (s + 3) / 4, s);
   const uint64_t spl = (s + lines - 1) / lines;
@@ -35,7 +35,9 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
   const uint64_t sets = std::max<uint64_t>(1, footprint_lines / lines);
   const uint64_t group = k / std::max<uint32_t>(e.reuse_group, 1);
-  const uint64_t set = (group / q) % sets, slot = group % q;
+  // The walk takes one sector slot of every line set before the next slot: a line's other
+  // sectors come round a footprint later (L2 reuse of its fetch granule, not L1 hits).
+  const uint64_t set = group % sets, slot = (group / sets) % q;
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;      // The lane's sector in the request.
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.

@@ -149,6 +149,15 @@ std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFideli
   return drafts;
 }
 
+// The L1 hit rate of global loads: their own sector counts when measured (the kernel's rate
+// counts stores too, which never hit), else the kernel's rate.
+double load_hit_rate(const KernelProfile& p) {
+  const auto hits = p.metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
+  const auto sectors = p.metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  if (hits && sectors && *sectors > 0) return *hits / *sectors;
+  return p.l1_hit_rate_pct.value_or(0) / 100;
+}
+
 // The access shape of one global entry, from its measured sectors and L1 tags per request, the
 // kernel's DRAM bytes and L1 hit rate.
 struct Shape {
@@ -186,7 +195,7 @@ Shape global_shape(const Draft& d, const KernelProfile& p, double entry_sectors,
   // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
   // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which write
   // through L1, rewrite each unique sector as often as the sectors over the footprint say.
-  const double l1_hit = std::clamp(p.l1_hit_rate_pct.value_or(0) / 100, 0.0, 31.0 / 32);
+  const double l1_hit = std::clamp(load_hit_rate(p), 0.0, 31.0 / 32);
   const double group =
       store ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
   out.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
