@@ -52,7 +52,11 @@ void fill_limits(const arch::Spec& s, core::SmLimits& l) {
   if (sh.has_reserved_per_cta_bytes()) {
     l.reserved_shared_memory_per_cta_bytes = sh.reserved_per_cta_bytes();
   }
-  if (s.l1().shared_carveout_kb_size() > 0) {
+  if (s.l1().has_unified_with_shared() && !s.l1().unified_with_shared() &&
+      sh.has_per_sm_max_bytes()) {
+    // A separate L1 (AMD): the shared memory (LDS) is always its whole size.
+    l.carveout_choices_bytes = {static_cast<int64_t>(sh.per_sm_max_bytes())};
+  } else if (s.l1().shared_carveout_kb_size() > 0) {
     l.carveout_choices_bytes.clear();
     for (uint32_t kb : s.l1().shared_carveout_kb()) {
       l.carveout_choices_bytes.push_back(int64_t{kb} * 1024);
@@ -90,6 +94,58 @@ void fill_tensor(const arch::Spec& s, core::TensorConfig& t) {
   }
 }
 
+// Dies, their links and the memory-side cache (memory_system.h). Runs after the L2 and HBM
+// fields are filled: it rescales what depends on them.
+void fill_chiplets(const arch::Spec& s, GpuConfig& g) {
+  mem::MemorySystemConfig& ms = g.memory;
+  const auto& dies = s.dies();
+  const double l2_per_sm_cycle = g.l2_mhz / g.sm_mhz;
+  if (dies.count() > 1) {
+    ms.dies = dies.count();
+    ms.l2_per_die = s.l2().die_scope() == "per_die";
+    if (!ms.l2_per_die) {
+      // The dies are the partitions: the link carries the far die's distance, so every slice
+      // answers at the near latency and the dies do not copy each other's lines.
+      ms.l2_partitions = 1;
+      ms.l2.hit_latency_far_cycles = ms.l2.hit_latency_near_cycles;
+      ms.l2.far_read_copies = false;
+    }
+    if (dies.has_link_latency_cycles()) ms.die_link.latency_cycles = dies.link_latency_cycles();
+    if (dies.has_link_bandwidth_gb_per_s()) {
+      // Both directions together: half each way, in bytes per L2 cycle.
+      ms.die_link.bytes_per_cycle = static_cast<uint32_t>(std::max(
+          1.0, std::floor(dies.link_bandwidth_gb_per_s() * 1e3 / 2.0 / g.l2_mhz)));
+    }
+  }
+  if (!s.has_memory_side_cache()) return;
+  const auto& m = s.memory_side_cache();
+  const uint32_t slices = ms.dram_geometry.channels;  // one slice per (pseudo) channel
+  if (m.has_slices() && m.slices() != slices) {
+    throw InputError("architecture description: memory_side_cache.slices: expected one slice per "
+                     "HBM pseudo channel (" + std::to_string(slices) + "), got " +
+                     std::to_string(m.slices()));
+  }
+  ms.memory_side_cache = true;
+  ms.msc.tags.size_bytes = need(m.has_size_bytes(), m.size_bytes(), "memory_side_cache.size_bytes") / slices;
+  if (m.has_ways()) ms.msc.tags.ways = m.ways();
+  ms.msc.partial_writes_fetch = false;
+  ms.msc.mshr = ms.l2.mshr;
+  if (m.has_bandwidth_gb_per_s()) {
+    ms.msc.sectors_per_cycle = static_cast<uint32_t>(
+        std::max(1.0, std::floor(m.bandwidth_gb_per_s() * 1e3 / slices / g.l2_mhz / 32.0)));
+  }
+  // Load-to-use of a hit, less the L2 hit it extends (SM to slice and back) and the path from the
+  // slice to the memory-side slice and back (link both ways, crossbar ports and latency).
+  if (m.has_hit_latency_cycles() && s.l2().has_near_hit_latency_cycles()) {
+    const double path = 2.0 * (ms.die_link.latency_cycles + 2.0 + ms.memory_crossbar.latency_cycles);
+    const double hit = (m.hit_latency_cycles() - s.l2().near_hit_latency_cycles()) * l2_per_sm_cycle - path;
+    ms.msc.hit_latency_near_cycles = static_cast<uint32_t>(
+        std::max<double>(ms.memory_crossbar.latency_cycles + 1, std::round(hit)));
+    ms.msc.hit_latency_far_cycles = ms.msc.hit_latency_near_cycles;
+    ms.msc.fill_latency_cycles = ms.msc.hit_latency_near_cycles;
+  }
+}
+
 }  // namespace
 
 GpuConfig gpu_config_from_spec(const arch::Spec& s) {
@@ -120,8 +176,17 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (sh.has_banks()) m.shared_banks = static_cast<int>(sh.banks());
   if (sh.has_bank_width_bytes()) m.shared_bank_width_bytes = static_cast<int>(sh.bank_width_bytes());
   if (l1.has_capacity_bytes()) m.unified_l1_shared_bytes = l1.capacity_bytes();
+  if (l1.has_unified_with_shared() && !l1.unified_with_shared() && sh.has_per_sm_max_bytes()) {
+    // A separate L1 (AMD): the SM model carves shared memory out of one pool, so the pool holds
+    // both and the fixed carve-out (fill_limits) leaves the L1 its own capacity.
+    m.unified_l1_shared_bytes += sh.per_sm_max_bytes();
+  }
   if (l1.has_line_bytes()) m.l1_line_bytes = static_cast<int>(l1.line_bytes());
-  if (l1.has_sector_bytes()) m.l1_sector_bytes = static_cast<int>(l1.sector_bytes());
+  if (l1.has_sector_bytes() && l1.sector_bytes() != 32) {
+    // The L1 and memory models move 32-byte sectors; a wider fill granularity is not modelled.
+    g.warnings.push_back(s.name() + "'s l1.sector_bytes " + std::to_string(l1.sector_bytes()) +
+                         ": the L1 is simulated with 32-byte sectors");
+  }
   if (l1.has_ways()) m.l1_ways = static_cast<int>(l1.ways());
   if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
   if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
@@ -161,6 +226,12 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   }
   if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
   ms.l2.partial_writes_fetch = l2.partial_writes_fetch();
+  ms.l2.far_read_copies = l2.far_read_copies();
+  if (!l2.has_fetch_granularity_bytes() && l2.has_sector_bytes() && l2.sector_bytes() > 32 &&
+      l2.sector_bytes() <= 128 && l2.sector_bytes() % 32 == 0) {
+    // Wider sectors (AMD: 64 B) fill as aligned groups of 32-byte sectors.
+    ms.l2.fetch_sectors = l2.sector_bytes() / 32;
+  }
   if (l2.has_fetch_granularity_bytes()) {
     const uint32_t bytes = l2.fetch_granularity_bytes();
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
@@ -238,14 +309,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   }
   g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
   g.dispatch.elapsed_overhead_cycles = s.launch().elapsed_overhead_cycles();
-  if (s.dies().count() > 1) {
-    g.warnings.push_back(s.name() + " has " + std::to_string(s.dies().count()) +
-                         " dies: simulated as one die (the die-to-die link and per-die L2 are "
-                         "not modelled yet)");
-  }
-  if (s.has_memory_side_cache()) {
-    g.warnings.push_back(s.name() + "'s memory-side cache is not modelled yet");
-  }
+  fill_chiplets(s, g);
   return g;
 }
 

@@ -4,8 +4,10 @@
 // the one place where the description's load-to-use latencies (what microbenchmarks measure) are
 // split into the per-unit latencies the models chain together.
 //
-// Left out: chiplet topologies (B200's two dies, MI300X's XCDs and Infinity Cache) are simulated
-// as one die with the whole GPU's SMs, L2 and HBM; `warnings` says so for such descriptions.
+// Chiplets: dies.count > 1 splits SMs, L2 slices and channels into dies joined by links
+// (dies.link_*), with one home per line across the dies (l2.die_scope "shared": B200) or one L2
+// per die (die_scope "per_die": MI300X XCDs); a memory_side_cache puts one slice in front of each
+// channel (MI300X Infinity Cache). See sim/mem/memory_system.h.
 #pragma once
 
 #include <cstdint>

@@ -107,6 +107,38 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "L2-to-DRAM crossbar: (input, cycle) pairs blocked by a full output");
   r.add_counter("gpu.mc.response_credit_stalls", &c.memory.mc_responses.credit_stalls, "",
                 "DRAM-to-L2 crossbar: (input, cycle) pairs blocked by a full output");
+  r.add_counter("gpu.l2.copy_hits", &c.memory.l2.copy_hits, "",
+                "far-partition reads answered by a copy in the near partition");
+  r.add_counter("gpu.l2.copy_fills", &c.memory.l2.copy_fills, "",
+                "copies of far-partition lines installed in a near partition");
+  if (!memory.links().empty()) {
+    r.add_counter("gpu.d2d.requests", &c.memory.d2d.requests, "",
+                  "requests carried by the die links, both directions");
+    r.add_counter("gpu.d2d.responses", &c.memory.d2d.responses, "",
+                  "responses carried by the die links, both directions");
+    r.add_counter("gpu.d2d.bytes", &c.memory.d2d.bytes, "byte",
+                  "bytes carried by the die links (32-byte flits), both directions");
+    r.add_counter("gpu.d2d.width_stalls", &c.memory.d2d.width_stalls, "cycle",
+                  "link-direction cycles with a message waiting for the link's width");
+  }
+  if (!memory.memory_side_slices().empty()) {
+    r.add_counter("gpu.mall.requests", &c.memory.mall.requests, "",
+                  "memory-side cache (Infinity Cache) requests");
+    r.add_counter("gpu.mall.sectors", &c.memory.mall.sectors, "sector",
+                  "memory-side cache sectors looked up");
+    r.add_counter("gpu.mall.sectors_hit", &c.memory.mall.sectors_hit, "sector",
+                  "memory-side cache sectors hit");
+    r.add_counter("gpu.mall.sectors_miss", &c.memory.mall.sectors_miss, "sector",
+                  "memory-side cache sectors missed");
+    r.add_counter("gpu.mall.writeback_sectors", &c.memory.mall.writeback_sectors, "sector",
+                  "dirty memory-side cache sectors written back to DRAM");
+    r.add_formula("gpu.mall.sector_hit_rate.pct", "%", "memory-side cache sector hit rate",
+                  [](const FormulaContext& f) {
+                    return 100.0 * f.ratio(f.value("gpu.mall.sectors_hit"),
+                                           f.value("gpu.mall.sectors_hit") +
+                                               f.value("gpu.mall.sectors_miss"));
+                  });
+  }
   r.add_counter("gpu.elapsed_cycles", &c.elapsed, "cycle", "first CTA launch to last retirement");
   r.add_counter("gpu.ctas", &c.ctas, "block", "CTAs run");
   r.disable("gpu.sm[*].**");

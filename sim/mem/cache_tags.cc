@@ -19,7 +19,11 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   if (sets > UINT32_MAX) {
     throw InputError(field + ".size_bytes: too many sets (" + std::to_string(sets) + ")");
   }
+  if (config.index_divisor == 0) {
+    throw InputError(field + ".index_divisor: expected at least 1, got 0");
+  }
   sets_ = static_cast<std::uint32_t>(sets);
+  divisor_ = config.index_divisor;
   ways_ = config.ways;
   policy_ = make_replacement_policy(config.replacement,
                                     {.sets = sets_, .ways = ways_, .seed = config.seed},
@@ -80,6 +84,19 @@ std::vector<LineState> CacheTags::contents() const {
     if (way.valid_mask != 0) out.push_back({way.line_address, way.valid_mask, way.dirty_mask});
   }
   return out;
+}
+
+LineState CacheTags::invalidate(std::uint64_t line_address) {
+  const std::uint64_t line = line_address & ~std::uint64_t{127};
+  Way* set = &ways_storage_[std::size_t{set_of(line)} * ways_];
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (set[w].valid_mask != 0 && set[w].line_address == line) {
+      const LineState state{set[w].line_address, set[w].valid_mask, set[w].dirty_mask};
+      set[w] = Way{};
+      return state;
+    }
+  }
+  return {};
 }
 
 void CacheTags::invalidate_all() {

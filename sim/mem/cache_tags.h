@@ -6,7 +6,7 @@
 // victim and reporting it with its dirty sectors) and marks the requested sectors valid, meaning
 // "present or being fetched". The owner tracks fetches in flight (MSHRs), so the tag contents are
 // a pure function of the sequence of accesses, whatever the memory timing. The set of a line is
-// its line number modulo the number of sets. Invalid ways (lowest index first) fill before the
+// its line number divided by `index_divisor`, modulo the number of sets. Invalid ways (lowest index first) fill before the
 // policy is asked for a victim. Storage is sized once; no access allocates.
 //
 // Left out: data, ECC, set-index hashing, way prediction, and partial tags.
@@ -27,6 +27,10 @@ struct CacheTagsConfig {
   std::uint32_t ways = 0;           ///< associativity, at least 1
   std::string replacement = "lru";  ///< registered ReplacementPolicy name
   std::uint64_t seed = 1;           ///< seed for randomized policies
+  /// The set of a line is (line number / index_divisor) mod sets: an array that holds one of n
+  /// interleaved shares of the address space (an L2 slice) sets n, so that the bits choosing
+  /// the share do not also choose the set.
+  std::uint32_t index_divisor = 1;
 };
 
 /// One valid line: its address and sector bits.
@@ -65,6 +69,9 @@ class CacheTags {
   /// Every valid line, ordered by set then way.
   std::vector<LineState> contents() const;
 
+  /// Drops `line_address` without write-back; returns its state (valid_mask 0 when absent).
+  LineState invalidate(std::uint64_t line_address);
+
   /// Drops every line without write-back.
   void invalidate_all();
 
@@ -74,7 +81,7 @@ class CacheTags {
   std::uint32_t ways() const { return ways_; }
   /// The set that `line_address` maps to.
   std::uint32_t set_of(std::uint64_t line_address) const {
-    return static_cast<std::uint32_t>((line_address >> 7) % sets_);
+    return static_cast<std::uint32_t>(((line_address >> 7) / divisor_) % sets_);
   }
 
  private:
@@ -86,6 +93,7 @@ class CacheTags {
 
   std::uint32_t sets_ = 0;
   std::uint32_t ways_ = 0;
+  std::uint64_t divisor_ = 1;
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;
 };

@@ -84,6 +84,26 @@ void L2Slice::set_upstream(const MemLink& link) {
 
 void L2Slice::set_downstream(const MemLink& link) { downstream_ = link; }
 
+void L2Slice::set_column(std::vector<L2Slice*> column) {
+  if (column.size() != config_.partitions || column[config_.partition] != this) {
+    throw InternalError(name() + ": a column needs one slice per partition, this one included");
+  }
+  column_ = std::move(column);
+}
+
+void L2Slice::install_copy(std::uint64_t line, std::uint8_t sectors) {
+  ++counters_.copy_fills;
+  const TagAccess access = tags_.access(line, sectors, 0);
+  if (!access.evicted) return;
+  ++counters_.evictions;
+  if (access.victim.dirty_mask == 0) return;
+  ++counters_.dirty_evictions;
+  const std::uint32_t n = sector_count(access.victim.dirty_mask);
+  counters_.writeback_sectors += n;
+  outbound_.push_back(MemRequest::write(access.victim.line_address, access.victim.dirty_mask,
+                                        static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+}
+
 void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {
   const std::uint8_t mask = sector_mask & kAllSectors;
   tags_.access(line_of(line_address), mask, dirty ? mask : 0);
@@ -123,16 +143,33 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   // Sectors the request waits for: those fetched now and those already on their way.
   const auto wait_for = static_cast<std::uint8_t>(fetch | (needed & in_flight));
   const bool waits = wait_for != 0;
+  const bool near = is_near(request.source_sm);
+  // A far read's copy in the requester's partition (near-partition copies).
+  L2Slice* copy = nullptr;
+  std::uint8_t copy_present = 0;
+  if (!near && !column_.empty() && request.op == MemOp::kRead) {
+    copy = column_[sm_partition(request.source_sm, config_.sms, config_.partitions)];
+    copy_present = copy->tags_.probe(request.line_address).valid_mask;
+  }
+  const bool copy_hit = copy != nullptr && (needed & ~copy_present) == 0 && (needed & in_flight) == 0;
   // Resources first, so a stalled request leaves no trace.
   if (responses_.size() >= response_capacity_) return Lookup::kNoResponseSlot;
   if (outbound_.size() + 2 > config_.outbound_queue_entries) return Lookup::kNoOutboundSlot;
-  if (waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
+  if (copy != nullptr && !copy_hit && !copy->can_take_copy()) return Lookup::kNoOutboundSlot;
+  if (!copy_hit && waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
   const std::uint32_t sectors = sector_count(request.sector_mask);
-  const bool near = is_near(request.source_sm);
   ++counters_.requests;
   counters_.sectors += sectors;
   counters_.far_requests += near ? 0 : 1;
+  if (copy_hit) {
+    ++counters_.copy_hits;
+    counters_.sectors_hit += sectors;
+    counters_.sectors_read += sectors;
+    copy->tags_.access(request.line_address, request.sector_mask, 0);
+    respond(request, now + config_.hit_latency_near_cycles - out_latency_cycles_);
+    return Lookup::kDone;
+  }
   const std::uint32_t hits =
       sector_count(request.sector_mask & present & static_cast<std::uint8_t>(~in_flight));
   counters_.sectors_hit += hits;
@@ -155,6 +192,15 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const std::uint8_t dirty = request.op == MemOp::kRead ? 0 : request.sector_mask;
   const TagAccess access =
       tags_.access(request.line_address, request.sector_mask | fetch, dirty);
+  if (copy != nullptr) {
+    copy->install_copy(request.line_address, static_cast<std::uint8_t>(request.sector_mask | fetch));
+  } else if (request.op != MemOp::kRead && !column_.empty()) {
+    for (L2Slice* other : column_) {
+      if (other != this && other->tags_.invalidate(request.line_address).valid_mask != 0) {
+        ++counters_.copy_invalidations;
+      }
+    }
+  }
   if (!waits) {
     const std::uint32_t latency =
         near ? config_.hit_latency_near_cycles : config_.hit_latency_far_cycles;
@@ -198,7 +244,7 @@ void L2Slice::take_fills(Cycle now) {
       respond(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_);
     });
     if (!ours) throw InternalError(name() + ": fill for a line with no MSHR entry");
-    note_progress();
+    progress();
   }
 }
 
@@ -218,7 +264,7 @@ void L2Slice::send_responses(Cycle now) {
     upstream_.response->send(responses_.front().response);
     std::pop_heap(responses_.begin(), responses_.end(), cmp);
     responses_.pop_back();
-    note_progress();
+    progress();
   }
 }
 
@@ -243,7 +289,7 @@ Cycle L2Slice::tick(Cycle now) {
     }
     lookup_rate_.consume(sector_count(request.sector_mask));
     upstream_.request->pop();
-    note_progress();
+    progress();
   }
   drain_outbound();
   send_responses(now);

@@ -17,8 +17,20 @@
 // next to the slice's partition and `hit_latency_far_cycles` otherwise (H800: ~260 and ~414 SM
 // cycles end to end; the crossbar's share is configured on the interconnect). A miss answers
 // `fill_latency_cycles` after the last sector it needs arrives, plus (far − near) for a far
-// requester. The near/far difference comes from the requester's position; the line still has a
-// single home, so the two partitions hold disjoint addresses.
+// requester. The near/far difference comes from the requester's position.
+//
+// Near-partition copies (`far_read_copies`, NVIDIA's two-partition L2: "each L2 partition
+// localizes and caches data for memory accesses from SMs in the GPCs directly connected to the
+// partition"). The slices of one column (same index within each partition, see
+// l2_slice_group.h) know each other. A read from an SM of partition q of a line homed here in
+// partition p != q first looks for a copy in the column's slice of partition q: when it holds
+// every needed sector (none still being fetched) the read answers at the near latency and only
+// refreshes the copy's replacement state. Otherwise the home serves it as above (far latency on a
+// hit, its fetch on a miss) and the copy is installed in partition q's slice at lookup time,
+// where it competes with that slice's own lines (a dirty victim is written back by that slice).
+// Writes, atomics and reductions are served at the home and drop every copy of the line. So the
+// lines one SM reuses must fit in its near partition, and a footprint beyond half the L2 cannot
+// stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
 // Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
 // lts__t_sectors_lookup_hit / _miss (a sector hits when it is valid and not still being fetched),
@@ -58,6 +70,7 @@ struct L2SliceConfig {
   std::uint32_t partition = 0;                  ///< this slice's partition
   std::uint32_t partitions = 1;                 ///< partitions of the L2
   std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
+  bool far_read_copies = false;                 ///< far reads leave a copy in the near partition
 };
 
 /// Counters of one slice (ncu names in comments).
@@ -77,6 +90,9 @@ struct L2Counters {
   std::uint64_t mshr_merges = 0;        ///< misses that joined an existing MSHR entry
   std::uint64_t stall_cycles = 0;       ///< cycles a visible request could not be looked up
   std::uint64_t far_requests = 0;       ///< requests from SMs next to another partition
+  std::uint64_t copy_hits = 0;          ///< far reads answered by a near-partition copy
+  std::uint64_t copy_fills = 0;         ///< copies installed in a near partition
+  std::uint64_t copy_invalidations = 0; ///< copies dropped by a write to their line
 
   /// lts__t_sector_hit_rate.pct: 100 × hit / (hit + miss); 0 without lookups.
   double hit_rate_pct() const {
@@ -96,6 +112,16 @@ class L2Slice final : public engine::Component {
   void set_upstream(const MemLink& link);
   /// Wires the next level: the slice sends on `link.request` and pops `link.response`.
   void set_downstream(const MemLink& link);
+
+  /// The column's slices, indexed by partition (this slice among them), for near-partition
+  /// copies; call before the first tick when `far_read_copies` is set.
+  void set_column(std::vector<L2Slice*> column);
+  /// True when the latest tick made progress (cleared by the call); for a group that ticks it.
+  bool take_progress() {
+    const bool p = progressed_;
+    progressed_ = false;
+    return p;
+  }
 
   /// Installs `sector_mask` of `line_address` (dirty when `dirty`) without traffic or counting;
   /// for warm starts. An evicted line is dropped without write-back.
@@ -122,6 +148,14 @@ class L2Slice final : public engine::Component {
   enum class Lookup { kDone, kNoResponseSlot, kNoOutboundSlot, kNoMshr };
 
   bool is_near(std::uint32_t sm) const;
+  /// Notes forward progress for the engine and for a group.
+  void progress() {
+    note_progress();
+    progressed_ = true;
+  }
+  /// Installs a clean copy of `sectors` of `line`; false when its write-back has no room.
+  bool can_take_copy() const { return outbound_.size() + 1 <= config_.outbound_queue_entries; }
+  void install_copy(std::uint64_t line, std::uint8_t sectors);
   Lookup lookup(const MemRequest& request, engine::Cycle now);
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
@@ -141,6 +175,8 @@ class L2Slice final : public engine::Component {
   std::uint64_t next_seq_ = 0;
   engine::RingBuffer<MemRequest> outbound_;  // fetches and write-backs, capacity reserved
   L2Counters counters_;
+  std::vector<L2Slice*> column_;  // by partition; empty without far_read_copies
+  bool progressed_ = false;
 };
 
 }  // namespace warpsim::mem

@@ -1,64 +1,248 @@
 #include "sim/mem/memory_system.h"
 
+#include <algorithm>
 #include <string>
 
 #include "arch/error.h"
 
 namespace warpsim::mem {
+namespace {
+
+std::string indexed(const char* name, std::uint32_t i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+void add(L2Counters& t, const L2Counters& c) {
+  t.requests += c.requests;
+  t.sectors += c.sectors;
+  t.sectors_hit += c.sectors_hit;
+  t.sectors_miss += c.sectors_miss;
+  t.sectors_read += c.sectors_read;
+  t.sectors_write += c.sectors_write;
+  t.sectors_atom += c.sectors_atom;
+  t.sectors_red += c.sectors_red;
+  t.fetched_sectors += c.fetched_sectors;
+  t.writeback_sectors += c.writeback_sectors;
+  t.evictions += c.evictions;
+  t.dirty_evictions += c.dirty_evictions;
+  t.mshr_merges += c.mshr_merges;
+  t.stall_cycles += c.stall_cycles;
+  t.far_requests += c.far_requests;
+  t.copy_hits += c.copy_hits;
+  t.copy_fills += c.copy_fills;
+  t.copy_invalidations += c.copy_invalidations;
+}
+
+void add(CrossbarCounters& t, const CrossbarCounters& c) {
+  t.messages += c.messages;
+  t.bytes += c.bytes;
+  t.credit_stalls += c.credit_stalls;
+}
+
+void check_split(const char* field, std::uint32_t count, std::uint32_t dies) {
+  if (count == 0 || count % dies != 0) {
+    throw InputError(std::string(field) + ": expected a positive multiple of dies (" +
+                     std::to_string(dies) + "), got " + std::to_string(count));
+  }
+}
+
+}  // namespace
 
 MemorySystem::MemorySystem(engine::Engine& engine, const MemorySystemConfig& config,
                            const engine::ClockDomain& l2_domain,
                            const engine::ClockDomain& memory_domain)
     : engine_(&engine), config_(config) {
-  hash_ = make_address_hash(
-      config.l2_address_hash,
-      {.slices = config.l2_slices, .partitions = config.l2_partitions, .sms = config.sms},
-      "l2_address_hash");
+  const std::uint32_t dies = config.dies;
+  if (dies == 0) throw InputError("dies: expected at least 1 die, got 0");
+  if (dies > 1) {
+    check_split("sms", config.sms, dies);
+    check_split("l2_slices", config.l2_slices, dies);
+    check_split("dram_geometry.channels", config.dram_geometry.channels, dies);
+    if (!config.l2_per_die && dies != 2) {
+      throw InputError("dies: one home per line across dies is modelled for 2 dies, got " +
+                       std::to_string(dies) + " (or set l2_per_die)");
+    }
+  }
+  slices_per_die_ = config.l2_slices / dies;
+  sms_per_die_ = config.sms / dies;
+  channels_per_die_ = std::max<std::uint32_t>(1, config.dram_geometry.channels / dies);
+  hash_ = make_address_hash(config.l2_address_hash,
+                            {.slices = slices_per_die_,
+                             .partitions = dies > 1 ? 1 : config.l2_partitions,
+                             .sms = sms_per_die_},
+                            "l2_address_hash");
   mapping_ = make_address_mapping(config.dram_mapping, config.dram_geometry, "dram_mapping");
-  noc_ = std::make_unique<Interconnect>(
-      "mem.noc", l2_domain, config.noc,
-      [hash = hash_.get()](std::uint64_t line) { return hash->locate(line).slice; });
   mc_ = std::make_unique<Interconnect>(
       "mem.mc", l2_domain, config.memory_crossbar,
       [mapping = mapping_.get()](std::uint64_t line) { return mapping->map(line).channel; });
-  engine.add(*noc_);
   engine.add(*mc_);
-  for (std::uint32_t s = 0; s < config.l2_slices; ++s) {
-    L2SliceConfig slice_config = config.l2;
-    slice_config.partition = hash_->slice_partition(s);
-    slice_config.partitions = config.l2_partitions;
-    slice_config.sms = config.sms;
-    slice_config.tags.seed = config.l2.tags.seed + s;
-    auto slice =
-        std::make_unique<L2Slice>("mem.l2[" + std::to_string(s) + "]", l2_domain, slice_config);
-    engine.add(*slice, engine::Start::kAsleep);
-    slice->set_upstream(noc_->add_output(engine, *slice));
-    slice->set_downstream(mc_->add_input(engine, *slice));
-    slices_.push_back(std::move(slice));
-  }
-  for (std::uint32_t c = 0; c < config.dram_geometry.channels; ++c) {
-    auto channel = std::make_unique<DramChannel>("mem.dram[" + std::to_string(c) + "]",
-                                                 memory_domain, config.dram, *mapping_, c);
-    engine.add(*channel, engine::Start::kAsleep);
-    channel->set_upstream(mc_->add_output(engine, *channel));
-    channels_.push_back(std::move(channel));
-  }
+  build_slices(engine, l2_domain);
+  build_dies(engine, l2_domain);
+  build_memory(engine, l2_domain, memory_domain);
 }
 
 MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::build_slices(engine::Engine& engine, const engine::ClockDomain& l2_domain) {
+  const std::uint32_t dies = config_.dies;
+  for (std::uint32_t s = 0; s < config_.l2_slices; ++s) {
+    L2SliceConfig c = config_.l2;
+    c.partition = dies > 1 ? 0 : hash_->slice_partition(s);
+    c.partitions = dies > 1 ? 1 : config_.l2_partitions;
+    c.sms = config_.sms;
+    c.tags.seed = config_.l2.tags.seed + s;
+    c.tags.index_divisor = config_.l2_per_die ? slices_per_die_ : config_.l2_slices;
+    slices_.push_back(std::make_unique<L2Slice>(indexed("mem.l2", s), l2_domain, c));
+  }
+  // With near-partition copies the slices of one column tick as one component (l2_slice_group.h).
+  std::vector<engine::Component*> endpoint(config_.l2_slices);
+  if (config_.l2.far_read_copies && config_.l2_partitions > 1 && dies == 1) {
+    const std::uint32_t per_partition = config_.l2_slices / config_.l2_partitions;
+    for (std::uint32_t k = 0; k < per_partition; ++k) {
+      std::vector<L2Slice*> column;
+      for (std::uint32_t p = 0; p < config_.l2_partitions; ++p) {
+        column.push_back(slices_[p * per_partition + k].get());
+      }
+      groups_.push_back(
+          std::make_unique<L2SliceGroup>(indexed("mem.l2_column", k), l2_domain, column));
+      engine.add(*groups_.back(), engine::Start::kAsleep);
+      for (std::uint32_t p = 0; p < config_.l2_partitions; ++p) {
+        endpoint[p * per_partition + k] = groups_.back().get();
+      }
+    }
+  } else {
+    for (std::uint32_t s = 0; s < config_.l2_slices; ++s) {
+      engine.add(*slices_[s], engine::Start::kAsleep);
+      endpoint[s] = slices_[s].get();
+    }
+  }
+  // The SM crossbars, one per die, each serving its die's slices.
+  for (std::uint32_t d = 0; d < dies; ++d) {
+    InterconnectConfig noc = config_.noc;
+    noc.total_bytes_per_cycle /= dies;
+    Interconnect::Route route;
+    const AddressHash* hash = hash_.get();
+    if (dies == 1 || config_.l2_per_die) {
+      route = [hash](std::uint64_t line) { return hash->locate(line).slice; };
+    } else {
+      const std::uint32_t local = slices_per_die_;
+      route = [this, hash, d, local](std::uint64_t line) {
+        return home_die(line) == d ? hash->locate(line).slice : local;
+      };
+    }
+    nocs_.push_back(std::make_unique<Interconnect>(dies == 1 ? std::string("mem.noc")
+                                                             : indexed("mem.noc", d),
+                                                   l2_domain, noc, std::move(route)));
+    engine.add(*nocs_.back());
+  }
+  for (std::uint32_t s = 0; s < config_.l2_slices; ++s) {
+    slices_[s]->set_upstream(nocs_[s / slices_per_die_]->add_output(engine, *endpoint[s]));
+  }
+  if (!config_.l2_per_die) {
+    for (std::uint32_t s = 0; s < config_.l2_slices; ++s) {
+      slices_[s]->set_downstream(mc_->add_input(engine, *endpoint[s]));
+    }
+  }
+}
+
+void MemorySystem::build_dies(engine::Engine& engine, const engine::ClockDomain& l2_domain) {
+  const std::uint32_t dies = config_.dies;
+  if (dies == 1) return;
+  const AddressHash* hash = hash_.get();
+  if (!config_.l2_per_die) {
+    // One link between the two dies' SM crossbars; each crossbar's last output sends to it and
+    // its first input receives from it (so an SM's input index is 1 + its index in the die).
+    auto link = std::make_unique<DieLink>("mem.d2d", l2_domain, config_.die_link);
+    engine.add(*link, engine::Start::kAsleep);
+    sm_input_base_ = 1;
+    for (int e = 0; e < 2; ++e) {
+      const std::uint32_t first_sm = static_cast<std::uint32_t>(e) * sms_per_die_;
+      link->set_client(e, nocs_[e]->add_input(engine, *link));
+      link->set_server(e, nocs_[e]->add_output(engine, *link), [first_sm](const MemResponse& r) {
+        return static_cast<std::uint16_t>(1 + r.source_sm - first_sm);
+      });
+    }
+    links_.push_back(std::move(link));
+    return;
+  }
+  // One L2 per die: its slices reach the memory crossbar through the die's link.
+  for (std::uint32_t d = 0; d < dies; ++d) {
+    xcd_.push_back(std::make_unique<Interconnect>(
+        indexed("mem.xcd", d), l2_domain,
+        InterconnectConfig{.latency_cycles = 1, .port_bytes_per_cycle = 0},
+        [](std::uint64_t) { return std::uint32_t{0}; }));
+    engine.add(*xcd_.back());
+    for (std::uint32_t k = 0; k < slices_per_die_; ++k) {
+      L2Slice& slice = *slices_[d * slices_per_die_ + k];
+      slice.set_downstream(xcd_.back()->add_input(engine, slice));
+    }
+    auto link = std::make_unique<DieLink>(indexed("mem.iod_link", d), l2_domain, config_.die_link);
+    engine.add(*link, engine::Start::kAsleep);
+    link->set_server(0, xcd_.back()->add_output(engine, *link), [hash](const MemResponse& r) {
+      return static_cast<std::uint16_t>(hash->locate(r.line_address).slice);
+    });
+    link->set_client(1, mc_->add_input(engine, *link));
+    links_.push_back(std::move(link));
+  }
+}
+
+void MemorySystem::build_memory(engine::Engine& engine, const engine::ClockDomain& l2_domain,
+                                const engine::ClockDomain& memory_domain) {
+  const std::uint32_t channels = config_.dram_geometry.channels;
+  for (std::uint32_t c = 0; c < channels; ++c) {
+    auto channel = std::make_unique<DramChannel>(indexed("mem.dram", c), memory_domain,
+                                                 config_.dram, *mapping_, c);
+    engine.add(*channel, engine::Start::kAsleep);
+    if (!config_.memory_side_cache) {
+      channel->set_upstream(mc_->add_output(engine, *channel));
+    } else {
+      L2SliceConfig msc = config_.msc;
+      msc.partition = 0;
+      msc.partitions = 1;
+      msc.sms = config_.sms;
+      msc.far_read_copies = false;
+      msc.tags.seed = config_.msc.tags.seed + c;
+      msc.tags.index_divisor = channels;
+      auto slice = std::make_unique<L2Slice>(indexed("mem.mall", c), l2_domain, msc);
+      engine.add(*slice, engine::Start::kAsleep);
+      slice->set_upstream(mc_->add_output(engine, *slice));
+      const std::size_t queue = config_.memory_crossbar.output_queue_entries;
+      auto& request = engine.connect<MemRequest>(
+          *slice, *channel, {.latency_ps = l2_domain.duration(1), .capacity = queue});
+      auto& response = engine.connect<MemResponse>(
+          *channel, *slice, {.latency_ps = memory_domain.duration(1), .capacity = queue});
+      slice->set_downstream({&request, &response});
+      channel->set_upstream({&request, &response});
+      mall_.push_back(std::move(slice));
+    }
+    channels_.push_back(std::move(channel));
+  }
+}
 
 MemLink MemorySystem::attach_sm(engine::Component& sm) {
   if (attached_sms_ >= config_.sms) {
     throw InputError("sms: " + std::to_string(config_.sms) + " SMs configured, but SM '" +
                      sm.name() + "' attaches as number " + std::to_string(attached_sms_ + 1));
   }
+  const std::uint32_t die = attached_sms_ / sms_per_die_;
   ++attached_sms_;
-  return noc_->add_input(*engine_, sm);
+  return nocs_[die]->add_input(*engine_, sm);
+}
+
+std::uint32_t MemorySystem::slice_for(std::uint64_t address, std::uint32_t sm) const {
+  const std::uint64_t line = line_of(address);
+  const std::uint32_t local = hash_->locate(line).slice;
+  if (config_.dies == 1) return local;
+  const std::uint32_t die = config_.l2_per_die ? sm / sms_per_die_ : home_die(line);
+  return die * slices_per_die_ + local;
 }
 
 void MemorySystem::warm(std::uint64_t address, std::uint64_t bytes, bool dirty) {
+  const std::uint32_t copies = config_.l2_per_die ? config_.dies : 1;
   for (std::uint64_t line = line_of(address); line < address + bytes; line += kLineBytes) {
-    slices_[hash_->locate(line).slice]->warm(line, kAllSectors, dirty);
+    for (std::uint32_t d = 0; d < copies; ++d) {
+      slices_[slice_for(line, d * sms_per_die_)]->warm(line, kAllSectors, dirty);
+    }
   }
 }
 
@@ -70,25 +254,8 @@ std::uint64_t MemorySystem::hit_round_trip_cycles(const MemorySystemConfig& conf
 
 MemorySystemCounters MemorySystem::counters() const {
   MemorySystemCounters total;
-  for (const auto& slice : slices_) {
-    const L2Counters& c = slice->counters();
-    L2Counters& t = total.l2;
-    t.requests += c.requests;
-    t.sectors += c.sectors;
-    t.sectors_hit += c.sectors_hit;
-    t.sectors_miss += c.sectors_miss;
-    t.sectors_read += c.sectors_read;
-    t.sectors_write += c.sectors_write;
-    t.sectors_atom += c.sectors_atom;
-    t.sectors_red += c.sectors_red;
-    t.fetched_sectors += c.fetched_sectors;
-    t.writeback_sectors += c.writeback_sectors;
-    t.evictions += c.evictions;
-    t.dirty_evictions += c.dirty_evictions;
-    t.mshr_merges += c.mshr_merges;
-    t.stall_cycles += c.stall_cycles;
-    t.far_requests += c.far_requests;
-  }
+  for (const auto& slice : slices_) add(total.l2, slice->counters());
+  for (const auto& slice : mall_) add(total.mall, slice->counters());
   for (const auto& channel : channels_) {
     const DramCounters& c = channel->counters();
     DramCounters& t = total.dram;
@@ -103,10 +270,21 @@ MemorySystemCounters MemorySystem::counters() const {
     t.row_conflicts += c.row_conflicts;
     t.bus_busy_cycles += c.bus_busy_cycles;
   }
-  total.noc_requests = noc_->request_counters();
-  total.noc_responses = noc_->response_counters();
+  for (const auto& noc : nocs_) {
+    add(total.noc_requests, noc->request_counters());
+    add(total.noc_responses, noc->response_counters());
+  }
   total.mc_requests = mc_->request_counters();
   total.mc_responses = mc_->response_counters();
+  for (const auto& link : links_) {
+    for (int from = 0; from < 2; ++from) {
+      const DieLinkCounters& c = link->counters(from);
+      total.d2d.requests += c.requests;
+      total.d2d.responses += c.responses;
+      total.d2d.bytes += c.bytes;
+      total.d2d.width_stalls += c.width_stalls;
+    }
+  }
   return total;
 }
 

@@ -137,12 +137,12 @@ TEST(ArchChecks, SharedMemoryWithinL1AndCarveOut) {
 }
 
 TEST(ArchChecks, L2AndMemoryGeometry) {
-  EXPECT_THAT(h200_violations({"l2.slices=96"}),
-              ElementsAre(HasSubstr("l2.size_bytes = 52428800 is not a whole number of sets of "
-                                    "l2.slices = 96 x l2.ways = 16 x l2.line_bytes = 128")));
+  EXPECT_THAT(h200_violations({"l2.slices=100"}),
+              ElementsAre(HasSubstr("l2.size_bytes = 62914560 is not a whole number of sets of "
+                                    "l2.slices = 100 x l2.ways = 16 x l2.line_bytes = 128")));
   EXPECT_THAT(h200_violations({"l2.near_hit_latency_cycles=600"}),
               ElementsAre(HasSubstr("l2.near_hit_latency_cycles = 600 exceeds "
-                                    "l2.far_hit_latency_cycles = 412")));
+                                    "l2.far_hit_latency_cycles = 461")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

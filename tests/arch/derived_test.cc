@@ -57,8 +57,8 @@ TEST(ArchDerived, Fp32PeakMatchesVendorFigure) {
 
 TEST(ArchDerived, SizesAndLookups) {
   const Spec h200 = load("h200");
-  EXPECT_EQ(l2_size_bytes(h200), 52428800u);
-  EXPECT_EQ(l2_size_bytes_per_die(h200), 52428800u);
+  EXPECT_EQ(l2_size_bytes(h200), 62914560u);
+  EXPECT_EQ(l2_size_bytes_per_die(h200), 62914560u);
   EXPECT_EQ(l2_sets_per_slice(h200), 256u);
   EXPECT_EQ(register_file_bytes_per_sm(h200), 262144u);
   EXPECT_EQ(l2_size_bytes_per_die(load("mi300x")), 4194304u);

@@ -42,11 +42,14 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.dram_geometry.channels, 192u);  // 96 channels x 2 pseudo-channels
   EXPECT_EQ(c.memory.dram.bytes_per_cycle, 8u);
   EXPECT_EQ(c.memory.dram.burst_length, 8u);
-  EXPECT_EQ(c.memory.l2_slices, 100u);
-  EXPECT_EQ(c.memory.l2.tags.size_bytes, 52428800u / 100);
-  // Load-to-use 261 cycles (fitted) = L1 35 + 2 port cycles + 2 x NoC 80 + the slice's 64.
-  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 64u);
-  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 215u);
+  EXPECT_EQ(c.memory.l2_slices, 120u);
+  EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 120);
+  EXPECT_TRUE(c.memory.l2.far_read_copies);
+  // Load-to-use 310 cycles (fitted) = L1 35 + 2 port cycles + 2 x NoC 80 + the slice's 113.
+  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 113u);
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 264u);
+  EXPECT_EQ(c.memory.dies, 1u);
+  EXPECT_FALSE(c.memory.memory_side_cache);
   // HBM load-to-use 628 (fitted) = 37 + 2 x NoC 80 + 2 x crossbar 2 + tRCD 45 + CL 45 + burst 8
   // DRAM cycles (61.5 SM cycles) + the slice's fill latency 366.
   EXPECT_EQ(c.memory.l2.fill_latency_cycles, 366u);
@@ -56,9 +59,41 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
-TEST(GpuConfig, ChipletsAreReportedAsApproximated) {
-  EXPECT_FALSE(gpu_config_from_spec(arch::load_spec("b200").spec).warnings.empty());
-  EXPECT_FALSE(gpu_config_from_spec(arch::load_spec("mi300x").spec).warnings.empty());
+TEST(GpuConfig, B200IsTwoDiesJoinedByALink) {
+  const GpuConfig c = gpu_config_from_spec(arch::load_spec("b200").spec);
+  EXPECT_EQ(c.memory.dies, 2u);
+  EXPECT_FALSE(c.memory.l2_per_die);
+  EXPECT_EQ(c.memory.l2_partitions, 1u);  // the dies are the partitions; the link is the distance
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, c.memory.l2.hit_latency_near_cycles);
+  EXPECT_EQ(c.memory.die_link.latency_cycles, 35u);
+  EXPECT_EQ(c.memory.die_link.bytes_per_cycle, 2544u);  // 10 TB/s both ways, half each way
+  EXPECT_EQ(c.memory.noc.total_bytes_per_cycle, 10240u);  // split per die by the assembly
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(GpuConfig, Mi300xHasPerXcdL2sAndAMemorySideCache) {
+  const GpuConfig c = gpu_config_from_spec(arch::load_spec("mi300x").spec);
+  EXPECT_EQ(c.memory.dies, 8u);
+  EXPECT_TRUE(c.memory.l2_per_die);
+  EXPECT_EQ(c.memory.die_link.bytes_per_cycle, 511u);  // 2150 GB/s per XCD, half each way
+  EXPECT_TRUE(c.memory.memory_side_cache);
+  EXPECT_EQ(c.memory.msc.tags.size_bytes, 268435456u / 256);  // one slice per pseudo channel
+  // Load-to-use 500 less the L2 hit 250 and the link, ports and crossbar both ways.
+  EXPECT_EQ(c.memory.msc.hit_latency_near_cycles, 250u - 2 * (100 + 2 + 2));
+  EXPECT_EQ(c.memory.msc.sectors_per_cycle, 1u);
+  EXPECT_EQ(c.memory.l2.fetch_sectors, 2u);  // 64-byte sectors
+}
+
+TEST(GpuConfig, MemorySideCacheSlicesMustMatchTheChannels) {
+  arch::Spec spec = arch::load_spec("mi300x").spec;
+  spec.mutable_memory_side_cache()->set_slices(100);
+  try {
+    gpu_config_from_spec(spec);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("memory_side_cache.slices"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(GpuConfig, MissingFieldsNameThemselves) {

@@ -57,6 +57,28 @@ TEST(MemCacheTags, EmptyWaysFillFirst) {
   EXPECT_TRUE(tags.access(512, 1, 0).evicted);
 }
 
+TEST(MemCacheTags, InvalidateDropsOneLineWithoutWriteBack) {
+  CacheTags tags = small();
+  tags.access(0, 0b0011, 0b0001);
+  tags.access(512, 0b0001, 0);
+  const LineState dropped = tags.invalidate(0);
+  EXPECT_EQ(dropped.valid_mask, 0b0011);
+  EXPECT_EQ(dropped.dirty_mask, 0b0001);
+  EXPECT_EQ(tags.probe(0).valid_mask, 0);
+  EXPECT_EQ(tags.probe(512).valid_mask, 0b0001);
+  EXPECT_EQ(tags.invalidate(0).valid_mask, 0);  // absent: nothing to drop
+  EXPECT_FALSE(tags.access(1024, 1, 0).evicted);  // the freed way fills first
+}
+
+TEST(MemCacheTags, IndexDivisorSkipsTheBitsThatChoseTheSlice) {
+  // A slice of a 4-slice "modulo" L2 holds lines 0, 4, 8, ...: with the divisor they use every
+  // set instead of one in four.
+  CacheTags tags({.size_bytes = 1024, .ways = 2, .index_divisor = 4}, "l2");
+  EXPECT_EQ(tags.sets(), 4u);
+  for (std::uint32_t k = 0; k < 4; ++k) EXPECT_EQ(tags.set_of(4 * k * 128), k);
+  EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 2, .index_divisor = 0}, "l2"), InputError);
+}
+
 TEST(MemCacheTags, BadGeometryNamesTheField) {
   try {
     CacheTags({.size_bytes = 1000, .ways = 2}, "gpu.l2");
