@@ -65,6 +65,9 @@ class MemoryPipeline {
   virtual engine::Cycle advance(engine::Cycle now, CompletionSink& sink) = 0;
   /// True when nothing is in flight (no op accepted and not completed).
   virtual bool idle() const = 0;
+  /// Hints that advance() comes soon: the pipeline may start loading its state (no effect on
+  /// results).
+  virtual void prefetch() const {}
 };
 
 }  // namespace warpsim::core

@@ -176,8 +176,9 @@ void Sm::wake(Warp& w, int slot, Cycle at) {
   wake_hint_ = std::min(wake_hint_, at);
 }
 
-void Sm::refresh_smsp_next() {
-  for (int s = 0; s < smsps_; ++s) {
+void Sm::refresh_smsp_next(unsigned smsps) {
+  for (; smsps != 0; smsps &= smsps - 1) {
+    const int s = std::countr_zero(smsps);
     Cycle m = kSleep;
     for (WarpMask b = smsp_warps_[static_cast<std::size_t>(s)]; b != 0; b &= b - 1) {
       m = std::min(m, ready_at_[static_cast<std::size_t>(std::countr_zero(b))]);
@@ -264,11 +265,17 @@ Cycle Sm::tick(Cycle now) {
   Cycle next = pipeline_->advance(now, *this);
   wake_throttled(now);
   issued_count_ = 0;
+  unsigned scanned = 0;
   for (int s = 0; s < smsps_; ++s) {
     if (smsp_warps_[static_cast<std::size_t>(s)] == 0) continue;
     // smsp_next_ is exact here: nothing raised a ready cycle of this SMSP since it was computed.
     const Cycle ready = smsp_next_[static_cast<std::size_t>(s)];
-    next = std::min(next, ready > now ? ready : issue_smsp(s, now));
+    if (ready > now) {
+      next = std::min(next, ready);
+    } else {
+      scanned |= 1u << s;
+      next = std::min(next, issue_smsp(s, now));
+    }
   }
   // The state of each issuing warp from the next cycle on (charged over any skipped cycles).
   for (int i = 0; i < issued_count_; ++i) {
@@ -278,12 +285,21 @@ Cycle Sm::tick(Cycle now) {
     if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
     if (w.resident) next = std::min(next, ready_at_[static_cast<std::size_t>(slot)]);
   }
-  refresh_smsp_next();
+  // Only scanned SMSPs had ready cycles raised (the others' were only lowered, which keeps the
+  // minimum exact).
+  refresh_smsp_next(scanned);
   next = std::min(next, wake_hint_);
   counters_.tensor_active_cycles =
       (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;
   if (next <= now) next = now + 1;
   return next;
+}
+
+void Sm::prefetch() const {
+  const char* hot = reinterpret_cast<const char*>(&config_);
+  const char* end = reinterpret_cast<const char*>(&ready_at_) + sizeof(ready_at_);
+  for (; hot < end; hot += 64) __builtin_prefetch(hot);
+  if (pipeline_ != nullptr) pipeline_->prefetch();
 }
 
 bool Sm::busy() const {

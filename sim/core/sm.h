@@ -100,6 +100,7 @@ class Sm final : public engine::Component, private CompletionSink {
   const Warp& warp(int slot) const { return warps_[static_cast<std::size_t>(slot)]; }
 
   engine::Cycle tick(engine::Cycle now) override;
+  void prefetch() const override;
   bool busy() const override;
   void dump_state(std::ostream& out) const override;
 
@@ -117,8 +118,8 @@ class Sm final : public engine::Component, private CompletionSink {
     ready_at_[static_cast<std::size_t>(slot)] = std::min(ready_at_[static_cast<std::size_t>(slot)], at);
     smsp_next_[static_cast<std::size_t>(smsp)] = std::min(smsp_next_[static_cast<std::size_t>(smsp)], at);
   }
-  // Recomputes smsp_next_ from ready_at_.
-  void refresh_smsp_next();
+  // Recomputes smsp_next_[s] from ready_at_ for the SMSPs in `smsps` (bit s).
+  void refresh_smsp_next(unsigned smsps);
   // Wakes the warps asleep on a full pipeline queue that now has room (after advance()).
   void wake_throttled(engine::Cycle now);
   void retire_warp(int slot, engine::Cycle cycle);
@@ -142,10 +143,21 @@ class Sm final : public engine::Component, private CompletionSink {
   bool gmma_wait_done(Warp& w, int slot, std::int64_t allowed, engine::Cycle now);
   bool async_wait_done(Warp& w, int slot, std::int64_t allowed, engine::Cycle now);
 
+  // Members read by every tick first, the warp array last (see prefetch()).
   const SmConfig& config_;
   int id_;
   int smsps_;
   MemoryPipeline* pipeline_ = nullptr;
+  engine::Cycle last_account_ = 0;
+  engine::Cycle wake_hint_ = engine::kSleep;
+  // Per SMSP: the minimum of ready_at_ over its resident warps, exact between ticks (lowered by
+  // wake-ups, recomputed for the scanned SMSPs at the end of each tick), so an SMSP with nothing
+  // ready is skipped.
+  std::array<engine::Cycle, kMaxSubPartitions> smsp_next_{};
+  std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
+  std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
+  // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).
+  std::array<engine::Cycle, kMaxWarpsPerSm> ready_at_{};
   Observer* observer_ = nullptr;
   engine::Port<CtaRetired>* retire_port_ = nullptr;
   OpcodeDecoder decoder_;
@@ -154,17 +166,9 @@ class Sm final : public engine::Component, private CompletionSink {
   int warp_size_ = 32;
   std::uint32_t threads_per_cta_ = 0;
 
-  std::array<Warp, kMaxWarpsPerSm> warps_{};
-  // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).
-  std::array<engine::Cycle, kMaxWarpsPerSm> ready_at_{};
-  // Per SMSP: the minimum of ready_at_ over its resident warps, exact between ticks (lowered by
-  // wake-ups, recomputed at the end of each tick), so an SMSP with nothing ready is skipped.
-  std::array<engine::Cycle, kMaxSubPartitions> smsp_next_{};
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
   std::vector<FunctionalUnits> units_;                      // per SMSP
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;  // per SMSP
-  std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};    // resident warps per SMSP
-  std::array<WarpMask, kMaxSubPartitions> throttled_{};     // asleep until their queue has room
   std::array<int, kMaxSubPartitions> issued_slots_{};       // warps issued this tick
   int issued_count_ = 0;
   TensorTimeline tensor_;
@@ -176,10 +180,9 @@ class Sm final : public engine::Component, private CompletionSink {
   std::int64_t registers_used_ = 0;
   std::int64_t shared_used_ = 0;
   std::uint32_t next_op_ = 0;
-  engine::Cycle last_account_ = 0;
-  engine::Cycle wake_hint_ = engine::kSleep;
   PipelineBackpressure refusal_ = PipelineBackpressure::kNone;  // of the warp being evaluated
   SmCounters counters_;
+  std::array<Warp, kMaxWarpsPerSm> warps_{};
 };
 
 }  // namespace warpsim::core

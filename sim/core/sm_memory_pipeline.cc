@@ -197,6 +197,11 @@ engine::Cycle SmMemoryPipeline::next_cycle() const {
   return std::min({completions_.next(), mio_.next_cycle(), lsu_.next_cycle()});
 }
 
+void SmMemoryPipeline::prefetch() const {
+  __builtin_prefetch(&responses_);
+  responses_->prefetch_front();
+}
+
 bool SmMemoryPipeline::idle() const {
   return mio_.queued() == 0 && lsu_.idle() && completions_.empty();
 }

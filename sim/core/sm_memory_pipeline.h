@@ -60,6 +60,7 @@ class SmMemoryPipeline final : public MemoryPipeline {
   void issue(const MemoryOp& op, engine::Cycle now) override;
   engine::Cycle advance(engine::Cycle now, CompletionSink& sink) override;
   bool idle() const override;
+  void prefetch() const override;
 
   /// The next cycle the pipeline needs (a start, a tag-stage cycle or a completion), or
   /// engine::kSleep when it waits only for responses or port credits.

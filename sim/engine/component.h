@@ -40,6 +40,11 @@ class Component {
   /// (strictly greater than `now`), or kSleep to wait for a message.
   virtual Cycle tick(Cycle now) = 0;
 
+  /// Hints that `tick` is about to run: a component may start loading the state its tick reads,
+  /// so that the engine overlaps those loads with the previous component's tick. Must not change
+  /// any state.
+  virtual void prefetch() const {}
+
   /// Optional hook run serially, in component-id order, after every tick of the instant; called
   /// only for components that called `enable_commit_hook()`. It may send and pop on the
   /// component's own ports and call `note_progress()`.

@@ -1,28 +1,24 @@
 #include "sim/engine/engine.h"
 
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/info.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <iterator>
 #include <sstream>
 
 #include "arch/error.h"
+#include "sim/engine/instant_pool.h"
 #include "sim/engine/stuck_report.h"
 
 namespace warpsim::engine {
 
-struct Engine::Arena {
-  explicit Arena(unsigned threads) : arena(static_cast<int>(threads)) {}
-  tbb::task_arena arena;
-};
-
 Engine::Engine(EngineOptions options) : options_(options) {
   threads_ = options_.threads == 0 ? static_cast<unsigned>(tbb::info::default_concurrency())
                                    : options_.threads;
-  if (threads_ > 1) arena_ = std::make_unique<Arena>(threads_);
+  if (threads_ > 1) {
+    pool_ = std::make_unique<InstantPool>(threads_);
+    thread_due_.resize(threads_);
+  }
 }
 
 Engine::~Engine() = default;
@@ -139,6 +135,7 @@ void Engine::finalize() {
     if (c.wake_cycle_ != kSleep) queue_.set(c.id_, c.wake_time_);
   }
   due_.reserve(components_.size());
+  for (auto& list : thread_due_) list.reserve(components_.size());
   self_due_.reserve(components_.size());
   woken_due_.reserve(components_.size());
   finalized_ = true;
@@ -154,13 +151,6 @@ RunResult Engine::run(const RunLimits& limits) {
   running_ = true;
   if (instants_ == 0) last_progress_ = now_;
   commit_all_dirty();
-  // The whole run executes inside the task arena, so an instant's parallel loop does not pay for
-  // entering it.
-  if (arena_ != nullptr) return arena_->arena.execute([&] { return run_instants(limits); });
-  return run_instants(limits);
-}
-
-RunResult Engine::run_instants(const RunLimits& limits) {
   while (!queue_.empty() || !wakes_.empty()) {
     Time next = queue_.empty() ? kNever : queue_.top_time();
     if (!wakes_.empty()) next = std::min(next, wakes_.top().time);
@@ -232,21 +222,26 @@ void Engine::collect_due() {
   }
 }
 
+void Engine::tick_all(const std::vector<Component*>& list) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i + 1 < list.size()) list[i + 1]->prefetch();
+    Component& c = *list[i];
+    c.tick_result_ = c.tick(c.now_cycle_);
+    c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
+  }
+}
+
 void Engine::evaluate() {
-  const auto tick_range = [this](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      Component& c = *due_[i];
-      c.tick_result_ = c.tick(c.now_cycle_);
-      c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
-    }
-  };
-  if (arena_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
+  if (pool_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
     ++parallel_instants_;
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, due_.size()),
-        [&](const tbb::blocked_range<std::size_t>& r) { tick_range(r.begin(), r.end()); });
+    // Each component has a fixed thread (id mod threads): its state stays in one core's caches.
+    const unsigned threads = pool_->threads();
+    for (auto& list : thread_due_) list.clear();
+    for (Component* c : due_) thread_due_[c->id_ % threads].push_back(c);
+    auto tick_own = [this](unsigned t) { tick_all(thread_due_[t]); };
+    pool_->run(tick_own);
   } else {
-    tick_range(0, due_.size());
+    tick_all(due_);
   }
 }
 

@@ -7,8 +7,8 @@
 // so results depend neither on registration order nor on thread count:
 //   1. deliver  - messages whose arrival time has come become visible to their receivers (ports
 //                 filter by arrival time, so this phase costs nothing);
-//   2. evaluate - every due component's `tick` runs, optionally in parallel on a TBB task arena;
-//                 sends are staged in the sender's side of the port;
+//   2. evaluate - every due component's `tick` runs, optionally in parallel on the engine's
+//                 InstantPool (instant_pool.h); sends are staged in the sender's side of the port;
 //   3. commit   - serially, in component-id order: due components are rescheduled, opt-in commit
 //                 hooks run, staged sends are published (waking receivers), pops return credits
 //                 (waking stalled senders) and progress is recorded.
@@ -36,6 +36,7 @@
 #include "sim/engine/clock_domain.h"
 #include "sim/engine/component.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/instant_pool.h"
 #include "sim/engine/port.h"
 #include "sim/engine/wake_queue.h"
 
@@ -137,7 +138,7 @@ class Engine {
   std::uint64_t total_ticks() const { return total_ticks_; }
   /// Distinct instants processed.
   std::uint64_t instants() const { return instants_; }
-  /// Instants whose evaluate phase ran on the TBB arena.
+  /// Instants whose evaluate phase ran on several threads.
   std::uint64_t parallel_instants() const { return parallel_instants_; }
   /// Threads used by the evaluate phase.
   unsigned threads() const { return threads_; }
@@ -145,7 +146,6 @@ class Engine {
   std::span<Component* const> components() const { return components_; }
 
  private:
-  struct Arena;
 
   void check_endpoints(const Component& sender, const Component& receiver,
                        const PortConfig& config) const;
@@ -161,16 +161,16 @@ class Engine {
   void collect_due();
   void commit_all_dirty();
   void commit_port(PortBase& port);
-  RunResult run_instants(const RunLimits& limits);
   void process_instant();
   void evaluate();
+  static void tick_all(const std::vector<Component*>& list);
   void commit();
   [[noreturn]] void fire_watchdog(Time next) const;
   [[noreturn]] void fire_deadlock() const;
 
   EngineOptions options_;
   unsigned threads_;
-  std::unique_ptr<Arena> arena_;
+  std::unique_ptr<InstantPool> pool_;
   std::vector<std::unique_ptr<ClockDomain>> domains_;
   std::vector<Component*> components_;
   std::vector<std::unique_ptr<Component>> owned_;
@@ -178,6 +178,7 @@ class Engine {
   EventQueue queue_;  // self-requested cycles, one per component
   WakeQueue wakes_;   // owed wake-ups
   std::vector<Component*> due_;
+  std::vector<std::vector<Component*>> thread_due_;  // due_ split by owning thread
   std::vector<Component*> self_due_;
   std::vector<Component*> woken_due_;
   bool due_hook_ = false;  // some due component has a commit hook
