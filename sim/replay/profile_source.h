@@ -3,10 +3,12 @@
 // grid's warps; CTA barriers the same number of times in every warp). Neighbouring entries with
 // the same count form a loop body that repeats its count before the next run of entries starts
 // (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks
-// take the measured lanes per instruction; lane addresses reproduce the measured sectors per
-// request (coalesced or one per line), each entry's unique footprint (which gives the DRAM traffic
-// and the reuse) and the shared-memory conflict degree. Left out: divergence order within a warp
-// (paths are not interleaved), data-dependent addresses.
+// take the measured lanes per instruction; lane addresses reproduce the measured sectors and
+// 128 B lines per request (ncu's L1 tag lookups), each entry's unique footprint (which gives the
+// DRAM traffic and the reuse: neighbouring requests share sectors at the loads' L1 hit rate, a
+// line's other sectors come round one footprint walk later) and the shared-memory conflict
+// degree. Left out: divergence order within a warp (paths are not interleaved), data-dependent
+// addresses, reuse between different instructions (each entry has its own address region).
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "tests/sim/replay/replay_test_util.h"
 
@@ -108,6 +109,51 @@ TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
   EXPECT_EQ(first_load(0), first_load(3));
   EXPECT_NE(first_load(3), first_load(4));
   EXPECT_EQ(first_load(4), first_load(7));
+}
+
+}  // namespace
+}  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+// The measured L1 tag lookups set the lines a request spans: a stride-4 float gather (16 sectors
+// in 4 lines) packs 4 sectors a line; a stride-32 one (32 sectors in 32 lines) takes one sector
+// of each line, and when the loads' DRAM bytes are twice their L2 sectors (64 B fetched for each
+// 32 B used) no other request touches the rest of those lines.
+TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
+  for (const auto& [sectors, lines, sparse] :
+       {std::tuple{16.0, 4.0, false}, std::tuple{32.0, 8.0, false}, std::tuple{32.0, 32.0, true}}) {
+    traces::ncu::KernelProfile p = loop_kernel();
+    p.pcs[1].l2_sectors = 70 * sectors;
+    p.pcs[1].l2_sectors_ideal = 70 * 4;
+    p.pcs[1].l1_tag_requests = 70 * lines;
+    p.dram_read_bytes = 70 * sectors * 32 * (sparse ? 2 : 1);
+    const ReplayPlan plan = plan_from_profile(p);
+    std::set<uint64_t> all_sectors, all_lines;
+    for (uint64_t w = 0; w < 20; ++w) {
+      traces::WarpTrace warp;
+      build_warp(plan, w, 20, 32, warp);
+      for (const auto& inst : warp.instructions) {
+        if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
+        std::set<uint64_t> s, l;
+        for (uint64_t a : warp.lane_addresses(inst)) {
+          s.insert(a / 32);
+          l.insert(a / 128);
+        }
+        EXPECT_EQ(s.size(), static_cast<size_t>(sectors));
+        EXPECT_EQ(l.size(), static_cast<size_t>(lines));
+        all_sectors.insert(s.begin(), s.end());
+        all_lines.insert(l.begin(), l.end());
+      }
+    }
+    // Sparse: one sector of each line, ever; dense: the lines fill up.
+    if (sparse) {
+      EXPECT_EQ(all_sectors.size(), all_lines.size());
+    } else {
+      EXPECT_EQ(all_sectors.size(), 4 * all_lines.size());
+    }
+  }
 }
 
 }  // namespace

@@ -69,5 +69,14 @@ TEST(ReplayCommand, BadInputsExit2NamingTheFile) {
   EXPECT_EQ(run({"replay", "--help"}).status, 0);
 }
 
+TEST(ReplayCommand, LaunchListsAreCheckedBeforeAnySimulation) {
+  const std::string report = shared_stride_dir() + "report.ncu-rep";
+  for (const char* list : {"3", "0-x", "1-0", "a"}) {
+    const Result r = run({"replay", report, "--arch", "h200", "--launch", list, "--quiet"});
+    EXPECT_EQ(r.status, 2) << list;
+    EXPECT_NE(r.err.find("--launch"), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace warpsim::replay
