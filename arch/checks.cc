@@ -264,6 +264,15 @@ void check_memory(CheckContext& c) {
                c.show("sm.count"),
            {"dies.sms_per_die", "dies.count", "sm.count"});
   }
+  if (dies.count() > 1 && c.has("dies.link_latency_cycles") && dies.link_latency_cycles() == 0) {
+    c.fail(c.show("dies.link_latency_cycles") + " must be at least 1 with several dies",
+           {"dies.link_latency_cycles"});
+  }
+  if (dies.count() > 1 && c.spec().l2().die_scope() == "shared" && dies.count() != 2) {
+    c.fail(c.show("dies.count") + " must be 2 when l2.die_scope is \"shared\" (one home per "
+                                  "line across two dies is what the memory system models)",
+           {"dies.count", "l2.die_scope"});
+  }
 }
 
 }  // namespace

@@ -202,7 +202,9 @@ void MemorySystem::build_memory(engine::Engine& engine, const engine::ClockDomai
       msc.sms = config_.sms;
       msc.far_read_copies = false;
       msc.tags.seed = config_.msc.tags.seed + c;
-      msc.tags.index_divisor = channels;
+      // A channel's lines come in runs of interleave_bytes, one run per round of the channels.
+      msc.tags.index_divisor =
+          channels * std::max<std::uint32_t>(1, config_.dram_geometry.interleave_bytes / kLineBytes);
       auto slice = std::make_unique<L2Slice>(indexed("mem.mall", c), l2_domain, msc);
       engine.add(*slice, engine::Start::kAsleep);
       slice->set_upstream(mc_->add_output(engine, *slice));

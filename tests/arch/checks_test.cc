@@ -163,7 +163,9 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
 
 TEST(ArchChecks, DiesDivideSms) {
   EXPECT_THAT(h200_violations({"dies.count=5"}),
-              ElementsAre(HasSubstr("dies.count = 5 does not divide sm.count = 132")));
+              Contains(HasSubstr("dies.count = 5 does not divide sm.count = 132")));
+  EXPECT_THAT(h200_violations({"dies.count=4"}),
+              ElementsAre(HasSubstr("dies.count = 4 must be 2 when l2.die_scope is \"shared\"")));
   EXPECT_THAT(violations("b200", {"sm.count=150"}),
               ElementsAre("dies.sms_per_die = 74 x dies.count = 2 differs from sm.count = 150 "
                           "(dies.sms_per_die set at " +
