@@ -4,6 +4,7 @@
 // value (MAPE); rates already in percent (hit rates) in percentage points.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,10 +16,14 @@ namespace warpsim::validate {
 
 enum class ErrorUnit { kPercent, kPoints };
 
-/// A metric `warpsim validate` compares.
+/// A metric `warpsim validate` compares, and the measured values it is compared at: outside
+/// [min_measured, max_measured] a measurement says more about the GPU's other traffic than about
+/// the kernel (see compared_metrics()), and the point is left out of that metric's statistics.
 struct ComparedMetric {
   std::string name;  ///< ncu name.
   ErrorUnit unit;
+  double min_measured = -std::numeric_limits<double>::infinity();
+  double max_measured = std::numeric_limits<double>::infinity();
 };
 
 /// The metrics compared, in report order.
@@ -30,6 +35,12 @@ struct PointResult {
   std::map<std::string, double> simulated;  ///< ncu metric → value.
   std::string failure;                      ///< Non-empty when the point could not be simulated.
 };
+
+/// The compared metric called `name`; nullptr when it is not compared.
+const ComparedMetric* find_compared_metric(const std::string& name);
+
+/// point_error for metric `m`, nullopt also when `measured` lies outside m's compared range.
+std::optional<double> metric_error(const ComparedMetric& m, double measured, double simulated);
 
 /// Error of `simulated` against `measured` in `unit` (percent of |measured|, or points); nullopt
 /// when a percent error is undefined (measured 0 and simulated not).

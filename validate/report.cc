@@ -23,7 +23,9 @@ std::string error_text(const PointResult& r, const std::string& metric, ErrorUni
   const auto m = r.point->measured.find(metric);
   const auto s = r.simulated.find(metric);
   if (m == r.point->measured.end() || s == r.simulated.end()) return "-";
-  const auto e = point_error(m->second, s->second, unit);
+  const ComparedMetric* compared = find_compared_metric(metric);
+  const auto e = compared ? metric_error(*compared, m->second, s->second)
+                          : point_error(m->second, s->second, unit);
   return e ? fmt(*e) + (unit == ErrorUnit::kPercent ? "%" : "pt") : "n/a";
 }
 

@@ -112,7 +112,7 @@ std::unique_ptr<traces::KernelSource> ListingModel::make_source(const Params& pa
 
 std::vector<std::unique_ptr<Workload>> make_models() {
   std::vector<std::unique_ptr<Workload>> out;
-  for (auto* family : {&streaming_models, &compute_models, &memory_models}) {
+  for (auto* family : {&streaming_models, &compute_models, &tensor_models, &memory_models}) {
     for (ModelSpec& spec : family()) out.push_back(std::make_unique<ListingModel>(std::move(spec)));
   }
   return out;

@@ -91,5 +91,6 @@ class ListingModel final : public Workload {
 std::vector<ModelSpec> streaming_models();
 std::vector<ModelSpec> compute_models();
 std::vector<ModelSpec> memory_models();
+std::vector<ModelSpec> tensor_models();
 
 }  // namespace warpsim::workloads

@@ -1,8 +1,7 @@
-// Compute, divergence and tensor models (workloads/cuda/compute.cu, divergence.cu, gemm.cu):
-// dependent and independent FFMA chains, an SFU-heavy kernel, an integer kernel, the divergent
-// kernel with 2, 4 and 8 paths, and a bf16 GEMM on mma.sync. Registers per thread are the compiled twins' (ncu launch__registers_per_thread
+// Compute and divergence models (workloads/cuda/compute.cu, divergence.cu): dependent and
+// independent FFMA chains, an SFU-heavy kernel, an integer kernel, and the divergent kernel with
+// 2, 4 and 8 paths. Registers per thread are the compiled twins' (ncu launch__registers_per_thread
 // in validate/reference/h200/raw.csv).
-#include "arch/error.h"
 #include "workloads/listing_model.h"
 
 namespace warpsim::workloads {
@@ -50,39 +49,6 @@ ModelSpec divergent_model(int ways, uint32_t registers) {
           }};
 }
 
-ModelSpec gemm_model() {
-  return {"gemm_mma_bf16", "tensor",
-          "bf16 GEMM on warp-level mma.sync m16n8k16 (HMMA), a 32 x 32 tile per CTA of 4 warps",
-          "15w_gemm_mma_bf16E",
-          {{"m", 1024, "rows of A and C (a multiple of 32)", 32},
-           {"n", 1024, "columns of B and C (a multiple of 32)", 32},
-           {"k", 1024, "columns of A, rows of B (a multiple of 16)", 16}},
-          [](const Params& p) {
-            const int64_t m = p.get("m"), n = p.get("n"), k = p.get("k");
-            if (m % 32 != 0 || n % 32 != 0 || k % 16 != 0) {
-              throw InputError("gemm_mma_bf16: m and n must be multiples of 32 and k of 16 (got m=" +
-                               std::to_string(m) + ", n=" + std::to_string(n) + ", k=" +
-                               std::to_string(k) + ")");
-            }
-            AddressSpace mem;
-            const uint64_t a = mem.allocate(m * k * 2), b = mem.allocate(k * n * 2),
-                           c = mem.allocate(m * n * 4);
-            KernelLaunch launch;
-            launch.grid = {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(m / 32), 1};
-            launch.block = {128, 1, 1};
-            launch.registers_per_thread = 40;
-            launch.parameters = ParamPacker()
-                                    .add(a)
-                                    .add(b)
-                                    .add(c)
-                                    .add(int32_t(m))
-                                    .add(int32_t(n))
-                                    .add(int32_t(k))
-                                    .bytes();
-            return launch;
-          }};
-}
-
 }  // namespace
 
 std::vector<ModelSpec> compute_models() {
@@ -98,7 +64,6 @@ std::vector<ModelSpec> compute_models() {
       divergent_model(2, 16),
       divergent_model(4, 16),
       divergent_model(8, 20),
-      gemm_model(),
   };
 }
 

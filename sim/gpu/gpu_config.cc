@@ -232,6 +232,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     // Wider sectors (AMD: 64 B) fill as aligned groups of 32-byte sectors.
     ms.l2.fetch_sectors = l2.sector_bytes() / 32;
   }
+  ms.l2.partial_write_cycles = l2.partial_write_cycles();
   if (l2.has_fetch_granularity_bytes()) {
     const uint32_t bytes = l2.fetch_granularity_bytes();
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {

@@ -34,7 +34,7 @@ class RoBaBgCoCh : public AddressMapping {
   std::uint32_t chunks_per_row_;
 };
 
-class PermutedBank final : public RoBaBgCoCh {
+class PermutedBank : public RoBaBgCoCh {
  public:
   explicit PermutedBank(const DramGeometry& g) : RoBaBgCoCh(g) {}
 
@@ -43,6 +43,30 @@ class PermutedBank final : public RoBaBgCoCh {
     const DramGeometry& g = geometry();
     a.bank_group = static_cast<std::uint32_t>((a.bank_group + a.row) % g.bank_groups);
     a.bank = static_cast<std::uint32_t>((a.bank + a.row / g.bank_groups) % g.banks_per_group);
+    return a;
+  }
+};
+
+// The permuted-bank mapping with the channel rotated by a hash of the address bits above the
+// channel field: c = (a / interleave) mod channels, q = (a / interleave) / channels, and the
+// channel is (c + hash(q)) mod channels. For one q the rotation is a bijection, so a stream still
+// spreads evenly over every channel and each channel still sees q, q+1, … (its rows fill in
+// order), while power-of-two strides that would land on a few channels of the plain mapping
+// spread over many.
+class HashedChannel final : public PermutedBank {
+ public:
+  explicit HashedChannel(const DramGeometry& g) : PermutedBank(g) {}
+
+  DramAddress map(std::uint64_t address) const override {
+    DramAddress a = PermutedBank::map(address);
+    const DramGeometry& g = geometry();
+    std::uint64_t q = address / g.interleave_bytes / g.channels;
+    q ^= q >> 17;  // murmur3-style finaliser: every bit of q moves the rotation
+    q *= 0xed5ad4bbULL;
+    q ^= q >> 11;
+    q *= 0xac4c1b51ULL;
+    q ^= q >> 15;
+    a.channel = static_cast<std::uint32_t>((a.channel + q % g.channels) % g.channels);
     return a;
   }
 };
@@ -73,6 +97,8 @@ PolicyRegistry<AddressMapping, const DramGeometry&>& address_mapping_registry() 
     PolicyRegistry<AddressMapping, const DramGeometry&> r("address mapping");
     r.add("ro_ba_bg_co_ch", [](const DramGeometry& g) { return std::make_unique<RoBaBgCoCh>(g); });
     r.add("permuted_bank", [](const DramGeometry& g) { return std::make_unique<PermutedBank>(g); });
+    r.add("hashed_channel",
+          [](const DramGeometry& g) { return std::make_unique<HashedChannel>(g); });
     return r;
   }();
   return registry;

@@ -7,10 +7,14 @@
 //                      sweeps all channels, and within a channel fills a row before moving on;
 //   "permuted_bank"  - the same, with the bank group and bank indices rotated by the row number
 //                      (modulo their counts), so rows that collide on a bank in the plain mapping
-//                      spread over banks (Zhang et al., MICRO 2000).
+//                      spread over banks (Zhang et al., MICRO 2000);
+//   "hashed_channel" - permuted_bank with the channel rotated by a hash of the address bits above
+//                      the channel field: streams still spread evenly and fill rows in order,
+//                      while strided accesses (matrix columns) spread over many channels, as
+//                      real controllers' (undocumented) channel hashes make them.
 //
 // Left out: stacks and ranks as separate levels (a channel is the unit of independence), and the
-// undocumented hashes of real memory controllers.
+// exact hashes of real memory controllers.
 #pragma once
 
 #include <cstdint>
@@ -56,7 +60,8 @@ class AddressMapping {
   DramGeometry geometry_;
 };
 
-/// The registry of address mappings; built-ins: "ro_ba_bg_co_ch", "permuted_bank".
+/// The registry of address mappings; built-ins: "ro_ba_bg_co_ch", "permuted_bank",
+/// "hashed_channel".
 PolicyRegistry<AddressMapping, const DramGeometry&>& address_mapping_registry();
 
 /// Builds the mapping called `name` (config field `field` for errors).

@@ -119,6 +119,14 @@ void L2Slice::respond(const MemRequest& request, Cycle ready) {
                  [](const auto& a, const auto& b) { return later(a, b); });
 }
 
+std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
+  const std::uint32_t sectors = sector_count(request.sector_mask);
+  if (request.op != MemOp::kWrite || config_.partial_write_cycles == 0) return sectors;
+  const std::uint32_t partial =
+      sector_count(static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask));
+  return sectors - partial + partial * config_.partial_write_cycles * config_.sectors_per_cycle;
+}
+
 std::uint8_t L2Slice::widen(std::uint8_t sectors) const {
   std::uint8_t out = 0;
   const std::uint32_t g = config_.fetch_sectors;
@@ -170,8 +178,12 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
     respond(request, now + config_.hit_latency_near_cycles - out_latency_cycles_);
     return Lookup::kDone;
   }
-  const std::uint32_t hits =
-      sector_count(request.sector_mask & present & static_cast<std::uint8_t>(~in_flight));
+  // A sector hits when it is valid and not still being fetched, or when a write covers it without
+  // needing a fetch (Nsight Compute counts those writes as hits: a streaming copy's L2 hit rate
+  // is its write share, 50 %).
+  auto served = static_cast<std::uint8_t>(present & ~in_flight);
+  if (request.op == MemOp::kWrite) served = static_cast<std::uint8_t>(served | ~needed);
+  const std::uint32_t hits = sector_count(request.sector_mask & served);
   counters_.sectors_hit += hits;
   counters_.sectors_miss += sectors - hits;
   switch (request.op) {
@@ -287,7 +299,7 @@ Cycle L2Slice::tick(Cycle now) {
       ++counters_.stall_cycles;
       break;
     }
-    lookup_rate_.consume(sector_count(request.sector_mask));
+    lookup_rate_.consume(lookup_cost(request));
     upstream_.request->pop();
     progress();
   }

@@ -33,7 +33,8 @@
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
 // Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
-// lts__t_sectors_lookup_hit / _miss (a sector hits when it is valid and not still being fetched),
+// lts__t_sectors_lookup_hit / _miss (a sector hits when it is valid and not still being fetched, or
+// when a write covers it without needing a fetch),
 // lts__t_sectors_op_read / _write / _atom / _red.
 //
 // Left out: data, the L2's point of coherence duties (L1 invalidations), compression, residency
@@ -63,6 +64,9 @@ struct L2SliceConfig {
   std::uint32_t sectors_per_cycle = 4;          ///< lookup bandwidth, at least 1
   std::uint32_t fetch_sectors = 1;              ///< aligned sectors fetched per missing one: 1, 2 or 4
   bool partial_writes_fetch = true;             ///< false: byte-masked writes never fetch
+  /// Cycles a partially written sector holds the lookup pipeline (read-modify-write of the
+  /// sector's ECC word in the data array); 0: the normal 1 / sectors_per_cycle.
+  std::uint32_t partial_write_cycles = 0;
   MshrConfig mshr{};                            ///< lines in flight and merges per line
   std::uint32_t response_queue_entries = 32;    ///< responses ready to leave before stalling
                                                 ///< (beyond those still in the hit pipeline)
@@ -157,6 +161,9 @@ class L2Slice final : public engine::Component {
   bool can_take_copy() const { return outbound_.size() + 1 <= config_.outbound_queue_entries; }
   void install_copy(std::uint64_t line, std::uint8_t sectors);
   Lookup lookup(const MemRequest& request, engine::Cycle now);
+  /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
+  /// sectors_per_cycle per partially written sector when partial_write_cycles is set.
+  std::uint32_t lookup_cost(const MemRequest& request) const;
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
   void respond(const MemRequest& request, engine::Cycle ready);

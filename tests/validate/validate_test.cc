@@ -63,6 +63,18 @@ TEST(ValidateComparison, ErrorsAndCorrelation) {
   EXPECT_EQ(pearson({1}, {1}), 0.0);
 }
 
+TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
+  const ComparedMetric* hit = find_compared_metric("lts__t_sector_hit_rate.pct");
+  const ComparedMetric* dram = find_compared_metric("dram__bytes_write.sum");
+  ASSERT_NE(hit, nullptr);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_EQ(find_compared_metric("no__such_metric"), nullptr);
+  EXPECT_EQ(metric_error(*hit, 203.9, 0), std::nullopt);  // ncu's over-100 % rates
+  EXPECT_NEAR(metric_error(*hit, 53.7, 50).value_or(-1), 3.7, 1e-9);
+  EXPECT_EQ(metric_error(*dram, 0.26e6, 0), std::nullopt);  // under 1 MB
+  EXPECT_EQ(metric_error(*dram, 2e6, 1.5e6), 25.0);
+}
+
 std::vector<ReferencePoint> two_points() {
   std::vector<ReferencePoint> points(2);
   points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}};

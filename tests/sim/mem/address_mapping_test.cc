@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <tuple>
+#include <vector>
+
 #include "arch/error.h"
 
 namespace warpsim::mem {
@@ -53,6 +57,40 @@ TEST(MemAddressMapping, PermutedBankRotatesBanksByRow) {
   EXPECT_EQ(b.bank_group, 0u);
   EXPECT_EQ(b.bank, 1u);
   EXPECT_EQ(permuted->map(0).bank, 0u);
+}
+
+TEST(MemAddressMapping, HashedChannelKeepsStreamsEvenAndLocationsDistinct) {
+  const DramGeometry g{.channels = 192, .bank_groups = 4, .banks_per_group = 4,
+                       .row_bytes = 1024, .interleave_bytes = 256};
+  const auto hashed = make_address_mapping("hashed_channel", g);
+  const auto permuted = make_address_mapping("permuted_bank", g);
+  // A stream of 64 rounds over the channels: every channel gets exactly 64 chunks, and each chunk
+  // keeps the permuted mapping's bank, row and column (only the channel rotates).
+  std::vector<int> per_channel(g.channels, 0);
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>>
+      seen;
+  for (std::uint64_t chunk = 0; chunk < 64ull * g.channels; ++chunk) {
+    const DramAddress a = hashed->map(chunk * 256);
+    const DramAddress p = permuted->map(chunk * 256);
+    ++per_channel[a.channel];
+    EXPECT_EQ(a.bank_group, p.bank_group);
+    EXPECT_EQ(a.bank, p.bank);
+    EXPECT_EQ(a.row, p.row);
+    EXPECT_EQ(a.column, p.column);
+    EXPECT_TRUE(seen.insert({a.channel, a.bank_group, a.bank, a.row, a.column}).second);
+  }
+  for (const int n : per_channel) EXPECT_EQ(n, 64);
+  // 32 lines 16 KB apart (a column of a 4096-wide float matrix): the plain mapping uses 3
+  // channels, the hashed one many.
+  std::set<std::uint32_t> plain_channels, hashed_channels;
+  for (std::uint64_t i = 0; i < 32; ++i) {
+    plain_channels.insert(permuted->map(i * 16384).channel);
+    hashed_channels.insert(hashed->map(i * 16384).channel);
+  }
+  EXPECT_EQ(plain_channels.size(), 3u);
+  EXPECT_GE(hashed_channels.size(), 16u);
+  // Bytes of one chunk stay together.
+  EXPECT_EQ(hashed->map(5 * 256).channel, hashed->map(5 * 256 + 255).channel);
 }
 
 TEST(MemAddressMapping, BadGeometryNamesTheField) {

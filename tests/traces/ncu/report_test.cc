@@ -111,13 +111,13 @@ TEST(NcuReport, SaxpyFixtureAgreesWithItsLiveRun) {
 TEST(NcuReport, H200ReferenceEqualsItsRawExportAndInstances) {
   const std::string dir = h200_reference();
   const Report report = load_ncu_report(dir + "report.ncu-rep");
-  ASSERT_EQ(report.kernels.size(), 56u);
+  ASSERT_EQ(report.kernels.size(), 62u);
   const RawPage page = parse_raw_page(read_file(dir + "raw.csv"), dir + "raw.csv");
-  expect_report_matches_csv(report, page, 56 * 100);
+  expect_report_matches_csv(report, page, 62 * 100);
   const RawPage inst =
       parse_raw_page(read_file(dir + "raw_instances.csv"), dir + "raw_instances.csv");
-  ASSERT_EQ(inst.records.size(), 56u);
-  for (size_t k = 0; k < 56; ++k) {
+  ASSERT_EQ(inst.records.size(), 62u);
+  for (size_t k = 0; k < 62; ++k) {
     const auto csv = inst.records[k].instanced("sass__inst_executed_per_opcode");
     const ReportMetric* rep = report.kernels[k].metric("sass__inst_executed_per_opcode");
     ASSERT_TRUE(csv);
