@@ -33,8 +33,8 @@
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
 // Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
-// lts__t_sectors_lookup_hit / _miss (a sector hits when it is valid and not still being fetched, or
-// when a write covers it without needing a fetch),
+// lts__t_sectors_lookup_hit / _miss (a sector hits when its tag lookup finds it, valid or still
+// being fetched, or when a write covers it without needing a fetch),
 // lts__t_sectors_op_read / _write / _atom / _red.
 //
 // Left out: data, the L2's point of coherence duties (L1 invalidations), compression, residency
