@@ -23,7 +23,10 @@ const std::vector<ComparedMetric>& compared_metrics() {
       {"dram__bytes_write.sum", ErrorUnit::kPercent, kMinDramBytes},
       // Hit rates only where they are rates: ncu reports over 100 % for kernels whose few L2
       // sectors are outnumbered by lookups of other units (203.9 % for one warp's FFMA chain).
-      {"lts__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0},
+      // and over at least 1 MB of L2 traffic (below it, e.g. a 128 KB pointer chase's 1024 cold
+      // sectors, other units' lookups still move the rate by tens of points).
+      {"lts__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0, "lts__t_sectors.sum",
+       kMinDramBytes / 32},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", ErrorUnit::kPercent},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", ErrorUnit::kPercent},
   };
@@ -40,6 +43,17 @@ const ComparedMetric* find_compared_metric(const std::string& name) {
 std::optional<double> metric_error(const ComparedMetric& m, double measured, double simulated) {
   if (!(measured >= m.min_measured && measured <= m.max_measured)) return std::nullopt;
   return point_error(measured, simulated, m.unit);
+}
+
+std::optional<double> metric_error(const ComparedMetric& m, const PointResult& r) {
+  const auto meas = r.point->measured.find(m.name);
+  const auto sim = r.simulated.find(m.name);
+  if (meas == r.point->measured.end() || sim == r.simulated.end()) return std::nullopt;
+  if (!m.gate_metric.empty()) {
+    const auto gate = r.point->measured.find(m.gate_metric);
+    if (gate == r.point->measured.end() || !(gate->second >= m.gate_min)) return std::nullopt;
+  }
+  return metric_error(m, meas->second, sim->second);
 }
 
 std::optional<double> point_error(double measured, double simulated, ErrorUnit unit) {
@@ -70,13 +84,10 @@ std::vector<MetricSummary> summarize(const std::vector<PointResult>& results,
     for (const PointResult& r : results) {
       if (!r.failure.empty()) continue;
       if (r.point->role != group && r.point->category != group) continue;
-      const auto meas = r.point->measured.find(m.name);
-      const auto sim = r.simulated.find(m.name);
-      if (meas == r.point->measured.end() || sim == r.simulated.end()) continue;
-      const auto e = metric_error(m, meas->second, sim->second);
+      const auto e = metric_error(m, r);
       if (!e) continue;
-      measured.push_back(meas->second);
-      simulated.push_back(sim->second);
+      measured.push_back(r.point->measured.at(m.name));
+      simulated.push_back(r.simulated.at(m.name));
       total += *e;
       if (s.points == 0 || *e > s.worst_error) {
         s.worst_error = *e;

@@ -24,6 +24,10 @@ struct ComparedMetric {
   ErrorUnit unit;
   double min_measured = -std::numeric_limits<double>::infinity();
   double max_measured = std::numeric_limits<double>::infinity();
+  /// When set, the point is compared only if this measured metric reaches gate_min (a rate is
+  /// compared only over enough traffic to be the kernel's).
+  std::string gate_metric{};
+  double gate_min = 0;
 };
 
 /// The metrics compared, in report order.
@@ -41,6 +45,10 @@ const ComparedMetric* find_compared_metric(const std::string& name);
 
 /// point_error for metric `m`, nullopt also when `measured` lies outside m's compared range.
 std::optional<double> metric_error(const ComparedMetric& m, double measured, double simulated);
+
+/// metric_error of `m` at one point, nullopt also when the point is missing the metric or fails
+/// m's gate.
+std::optional<double> metric_error(const ComparedMetric& m, const PointResult& r);
 
 /// Error of `simulated` against `measured` in `unit` (percent of |measured|, or points); nullopt
 /// when a percent error is undefined (measured 0 and simulated not).

@@ -24,8 +24,7 @@ std::string error_text(const PointResult& r, const std::string& metric, ErrorUni
   const auto s = r.simulated.find(metric);
   if (m == r.point->measured.end() || s == r.simulated.end()) return "-";
   const ComparedMetric* compared = find_compared_metric(metric);
-  const auto e = compared ? metric_error(*compared, m->second, s->second)
-                          : point_error(m->second, s->second, unit);
+  const auto e = compared ? metric_error(*compared, r) : point_error(m->second, s->second, unit);
   return e ? fmt(*e) + (unit == ErrorUnit::kPercent ? "%" : "pt") : "n/a";
 }
 

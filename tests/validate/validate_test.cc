@@ -73,6 +73,15 @@ TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
   EXPECT_NEAR(metric_error(*hit, 53.7, 50).value_or(-1), 3.7, 1e-9);
   EXPECT_EQ(metric_error(*dram, 0.26e6, 0), std::nullopt);  // under 1 MB
   EXPECT_EQ(metric_error(*dram, 2e6, 1.5e6), 25.0);
+  // The hit rate is compared over at least 1 MB of L2 traffic (lts__t_sectors.sum).
+  ReferencePoint point;
+  point.measured = {{"lts__t_sector_hit_rate.pct", 60.0}, {"lts__t_sectors.sum", 1024.0}};
+  PointResult result{&point, {{"lts__t_sector_hit_rate.pct", 50.0}}, ""};
+  EXPECT_EQ(metric_error(*hit, result), std::nullopt);
+  point.measured["lts__t_sectors.sum"] = 1e6;
+  EXPECT_EQ(metric_error(*hit, result), 10.0);
+  point.measured.erase("lts__t_sectors.sum");
+  EXPECT_EQ(metric_error(*hit, result), std::nullopt);
 }
 
 std::vector<ReferencePoint> two_points() {
