@@ -22,13 +22,6 @@ constexpr int kBkv = 64;      // keys per block
 constexpr int kPitch = 72;    // shared row pitch, bf16 elements (144 bytes)
 constexpr float kScaleLog2 = 0.125f * 1.4426950408889634f;  // 1/sqrt(64), in base 2
 
-__global__ void to_bf16_fa(const float* in, __nv_bfloat16* out, size_t n, float scale) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    out[i] = __float2bfloat16(in[i] * scale);
-  }
-}
-
 __device__ __forceinline__ float ex2(float x) {
   float y;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
@@ -192,12 +185,8 @@ twins::Point attention_point(int heads, int seq) {
           twins::kv("heads", heads) + ";" + twins::kv("seq", seq), [=] {
             const size_t elems = static_cast<size_t>(heads) * seq * kD;
             __nv_bfloat16* qkv[3];
-            for (int i = 0; i < 3; ++i) {
-              float* f = twins::random_floats(elems, 21 + i);
-              TWIN_CHECK(cudaMalloc(&qkv[i], elems * sizeof(__nv_bfloat16)));
-              to_bf16_fa<<<1024, 256>>>(f, qkv[i], elems, i == 0 ? 4.0f : 1.0f);  // peaky rows
-              TWIN_CHECK(cudaDeviceSynchronize());
-              cudaFree(f);
+            for (int i = 0; i < 3; ++i) {  // Q scaled by 4: peaky softmax rows
+              qkv[i] = twins::random_bf16(elems, 21 + i, i == 0 ? 4.0f : 1.0f);
             }
             float* o = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
             w_flash_attention<<<dim3(seq / kBq, heads), 128>>>(qkv[0], qkv[1], qkv[2], o, seq);

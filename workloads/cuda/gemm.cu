@@ -4,21 +4,11 @@
 // row-major and gathered into the "col" fragment), K in steps of 16.
 #include <cuda_bf16.h>
 
-#include <cmath>
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 #include "twins.cuh"
 
 namespace {
-
-__global__ void to_bf16(const float* in, __nv_bfloat16* out, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    out[i] = __float2bfloat16(in[i]);
-  }
-}
 
 __global__ void w_gemm_mma_bf16(const __nv_bfloat16* __restrict__ a,
                                 const __nv_bfloat16* __restrict__ b, float* __restrict__ c,
@@ -65,47 +55,17 @@ __global__ void w_gemm_mma_bf16(const __nv_bfloat16* __restrict__ a,
   }
 }
 
-// Spot-checks two outputs against a float64 product of the same bf16 inputs.
-void check(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c, int size) {
-  const size_t elems = static_cast<size_t>(size) * size;
-  std::vector<__nv_bfloat16> ha(elems), hb(elems);
-  std::vector<float> hc(elems);
-  TWIN_CHECK(cudaMemcpy(ha.data(), a, elems * 2, cudaMemcpyDeviceToHost));
-  TWIN_CHECK(cudaMemcpy(hb.data(), b, elems * 2, cudaMemcpyDeviceToHost));
-  TWIN_CHECK(cudaMemcpy(hc.data(), c, elems * 4, cudaMemcpyDeviceToHost));
-  for (const auto [i, j] : {std::pair{5, 7}, std::pair{size - 3, size - 9}}) {
-    double ref = 0, norm = 0;
-    for (int kk = 0; kk < size; ++kk) {
-      const double p = static_cast<double>(__bfloat162float(ha[static_cast<size_t>(i) * size + kk])) *
-                       __bfloat162float(hb[static_cast<size_t>(kk) * size + j]);
-      ref += p;
-      norm += std::abs(p);
-    }
-    const double got = hc[static_cast<size_t>(i) * size + j];
-    if (std::abs(got - ref) > 1e-3 * norm + 1e-3) {
-      std::fprintf(stderr, "w_gemm_mma_bf16: C[%d][%d] = %f, expected %f\n", i, j, got, ref);
-      std::exit(1);
-    }
-  }
-}
-
 twins::Point gemm_point(int size) {
   return {"gemm_mma_bf16/m=n=k=" + std::to_string(size), "gemm_mma_bf16", "tensor", "test",
           twins::kv("m", size) + ";" + twins::kv("n", size) + ";" + twins::kv("k", size), [=] {
             const size_t elems = static_cast<size_t>(size) * size;
-            float* fa = twins::random_floats(elems, 9);
-            float* fb = twins::random_floats(elems, 10);
-            __nv_bfloat16 *a = nullptr, *b = nullptr;
-            TWIN_CHECK(cudaMalloc(&a, elems * sizeof(__nv_bfloat16)));
-            TWIN_CHECK(cudaMalloc(&b, elems * sizeof(__nv_bfloat16)));
-            to_bf16<<<1024, 256>>>(fa, a, elems);
-            to_bf16<<<1024, 256>>>(fb, b, elems);
+            __nv_bfloat16* a = twins::random_bf16(elems, 9);
+            __nv_bfloat16* b = twins::random_bf16(elems, 10);
             float* c = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
             w_gemm_mma_bf16<<<dim3(size / 32, size / 32), 128>>>(a, b, c, size, size, size);
             twins::finish_launch("w_gemm_mma_bf16");
-            check(a, b, c, size);
-            cudaFree(fa);
-            cudaFree(fb);
+            twins::check_gemm_bf16("w_gemm_mma_bf16", a, b, c, size, false,
+                                   {{5, 7}, {size - 3, size - 9}});
             cudaFree(a);
             cudaFree(b);
             cudaFree(c);

@@ -9,10 +9,7 @@
 // Needs sm_90a (arch-specific features); elsewhere the point is not listed.
 #include <cuda_bf16.h>
 
-#include <cmath>
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 #include "twins.cuh"
 
@@ -21,13 +18,6 @@ namespace {
 constexpr int kBm = 64, kBn = 128, kBk = 64;
 constexpr uint32_t kLbo = 128;   // bytes between core matrices adjacent in K
 constexpr uint32_t kSbo = 1024;  // bytes between core matrices adjacent in M / N (8 K-chunks)
-
-__global__ void to_bf16_wg(const float* in, __nv_bfloat16* out, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    out[i] = __float2bfloat16(in[i]);
-  }
-}
 
 // Byte offset of 16-byte chunk `kc` (8 bf16 along K) of row `row` in a K-major tile.
 __device__ __forceinline__ uint32_t tile_offset(int row, int kc) {
@@ -116,49 +106,19 @@ __global__ void __launch_bounds__(128) w_gemm_wgmma_bf16(const __nv_bfloat16* __
   }
 }
 
-// Spot-checks outputs against a float64 product of the same bf16 inputs.
-void check(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c, int size) {
-  const size_t elems = static_cast<size_t>(size) * size;
-  std::vector<__nv_bfloat16> ha(elems), hb(elems);
-  std::vector<float> hc(elems);
-  TWIN_CHECK(cudaMemcpy(ha.data(), a, elems * 2, cudaMemcpyDeviceToHost));
-  TWIN_CHECK(cudaMemcpy(hb.data(), b, elems * 2, cudaMemcpyDeviceToHost));
-  TWIN_CHECK(cudaMemcpy(hc.data(), c, elems * 4, cudaMemcpyDeviceToHost));
-  for (const auto [i, j] : {std::pair{0, 0}, std::pair{5, 7}, std::pair{37, 101},
-                            std::pair{size - 3, size - 9}, std::pair{size - 1, size / 2 + 3}}) {
-    double ref = 0, norm = 0;
-    for (int kk = 0; kk < size; ++kk) {
-      const double p = static_cast<double>(__bfloat162float(ha[static_cast<size_t>(i) * size + kk])) *
-                       __bfloat162float(hb[static_cast<size_t>(j) * size + kk]);
-      ref += p;
-      norm += std::abs(p);
-    }
-    const double got = hc[static_cast<size_t>(i) * size + j];
-    if (std::abs(got - ref) > 1e-3 * norm + 1e-3) {
-      std::fprintf(stderr, "w_gemm_wgmma_bf16: C[%d][%d] = %f, expected %f\n", i, j, got, ref);
-      std::exit(1);
-    }
-  }
-}
-
 twins::Point gemm_wgmma_point(int size) {
   twins::Point p{
       "gemm_wgmma_bf16/m=n=k=" + std::to_string(size), "gemm_wgmma_bf16", "tensor", "test",
       twins::kv("m", size) + ";" + twins::kv("n", size) + ";" + twins::kv("k", size), [=] {
         const size_t elems = static_cast<size_t>(size) * size;
-        float* fa = twins::random_floats(elems, 11);
-        float* fb = twins::random_floats(elems, 12);
-        __nv_bfloat16 *a = nullptr, *b = nullptr;
-        TWIN_CHECK(cudaMalloc(&a, elems * sizeof(__nv_bfloat16)));
-        TWIN_CHECK(cudaMalloc(&b, elems * sizeof(__nv_bfloat16)));
-        to_bf16_wg<<<1024, 256>>>(fa, a, elems);
-        to_bf16_wg<<<1024, 256>>>(fb, b, elems);
+        __nv_bfloat16* a = twins::random_bf16(elems, 11);
+        __nv_bfloat16* b = twins::random_bf16(elems, 12);
         float* c = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
         w_gemm_wgmma_bf16<<<dim3(size / kBn, size / kBm), 128>>>(a, b, c, size, size, size);
         twins::finish_launch("w_gemm_wgmma_bf16");
-        check(a, b, c, size);
-        cudaFree(fa);
-        cudaFree(fb);
+        twins::check_gemm_bf16("w_gemm_wgmma_bf16", a, b, c, size, true,
+                               {{0, 0}, {5, 7}, {37, 101}, {size - 3, size - 9},
+                                {size - 1, size / 2 + 3}});
         cudaFree(a);
         cudaFree(b);
         cudaFree(c);

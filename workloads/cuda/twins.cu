@@ -2,8 +2,10 @@
 // role, params); `twins run [substring]` launches them in order (optionally only names containing
 // the substring), printing one "POINT <index> <name>" line per launch. Points this GPU cannot run
 // are left out of both.
+#include <cmath>
 #include <cstring>
 #include <iostream>
+#include <vector>
 
 #include "twins.cuh"
 
@@ -26,7 +28,51 @@ __global__ void fill_random(float* p, size_t n, unsigned seed) {
     if (p[i] == 0.0f) p[i] = 0.5f;
   }
 }
+__global__ void to_bf16(const float* in, __nv_bfloat16* out, size_t n, float scale) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    out[i] = __float2bfloat16(in[i] * scale);
+  }
+}
 }  // namespace
+
+__nv_bfloat16* random_bf16(size_t n, unsigned seed, float scale) {
+  float* f = random_floats(n, seed);
+  __nv_bfloat16* out = nullptr;
+  TWIN_CHECK(cudaMalloc(&out, n * sizeof(__nv_bfloat16)));
+  to_bf16<<<1024, 256>>>(f, out, n, scale);
+  TWIN_CHECK(cudaDeviceSynchronize());
+  TWIN_CHECK(cudaFree(f));
+  return out;
+}
+
+void check_gemm_bf16(const char* kernel, const __nv_bfloat16* a, const __nv_bfloat16* b,
+                     const float* c, int size, bool b_transposed,
+                     std::initializer_list<std::pair<int, int>> at) {
+  const size_t elems = static_cast<size_t>(size) * size;
+  std::vector<__nv_bfloat16> ha(elems), hb(elems);
+  std::vector<float> hc(elems);
+  TWIN_CHECK(cudaMemcpy(ha.data(), a, elems * 2, cudaMemcpyDeviceToHost));
+  TWIN_CHECK(cudaMemcpy(hb.data(), b, elems * 2, cudaMemcpyDeviceToHost));
+  TWIN_CHECK(cudaMemcpy(hc.data(), c, elems * 4, cudaMemcpyDeviceToHost));
+  for (const auto [i, j] : at) {
+    double ref = 0, norm = 0;
+    for (int kk = 0; kk < size; ++kk) {
+      const size_t bi = b_transposed ? static_cast<size_t>(j) * size + kk
+                                     : static_cast<size_t>(kk) * size + j;
+      const double p =
+          static_cast<double>(__bfloat162float(ha[static_cast<size_t>(i) * size + kk])) *
+          __bfloat162float(hb[bi]);
+      ref += p;
+      norm += std::abs(p);
+    }
+    const double got = hc[static_cast<size_t>(i) * size + j];
+    if (std::abs(got - ref) > 1e-3 * norm + 1e-3) {
+      std::fprintf(stderr, "%s: C[%d][%d] = %f, expected %f\n", kernel, i, j, got, ref);
+      std::exit(1);
+    }
+  }
+}
 
 float* random_floats(size_t n, unsigned seed) {
   float* p = nullptr;

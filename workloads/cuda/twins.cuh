@@ -4,13 +4,16 @@
 // Every measured kernel's name starts with "w_"; set-up kernels do not, so a profiler filters them.
 #pragma once
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #define TWIN_CHECK(call)                                                                    \
@@ -52,6 +55,14 @@ struct Register {
 int compute_capability();
 /// Device buffer filled with deterministic pseudo-random floats in [-1, 1) (never zeros).
 float* random_floats(size_t n, unsigned seed);
+/// Device buffer of n bf16 values: random_floats(n, seed) times `scale`, rounded to bf16.
+__nv_bfloat16* random_bf16(size_t n, unsigned seed, float scale = 1.0f);
+/// Checks C (fp32, size x size) against a float64 product of the same bf16 inputs at the (row,
+/// column) pairs `at`: C = A B with B stored K x N, or C = A Bᵀ with B stored N x K
+/// (`b_transposed`). Exits 1 naming `kernel` on a mismatch.
+void check_gemm_bf16(const char* kernel, const __nv_bfloat16* a, const __nv_bfloat16* b,
+                     const float* c, int size, bool b_transposed,
+                     std::initializer_list<std::pair<int, int>> at);
 /// Uninitialised device buffer of n bytes, poisoned with 0xFF.
 void* poisoned(size_t bytes);
 /// Checks the last launch and synchronises.
