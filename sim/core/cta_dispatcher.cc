@@ -140,7 +140,23 @@ Cycle CtaDispatcher::tick(Cycle now) {
     next_kernel_at_ = current_.end + dispatch_.kernel_launch_overhead_cycles;
     return std::max(next_kernel_at_, now + 1);
   }
-  return staged_count_ > 0 || start_pending_ ? now + 1 : kSleep;
+  Cycle next = staged_count_ > 0 || start_pending_ ? now + 1 : kSleep;
+  if (launching_count_ > 0) {  // commit at due - 1 starts the CTA at its due cycle
+    next = std::min(next, std::max(now + 1, launching_[launching_head_].due - 1));
+  }
+  return next;
+}
+
+void CtaDispatcher::start_launched(Cycle cycle) {
+  while (launching_count_ > 0 && launching_[launching_head_].due <= cycle) {
+    Launching& l = launching_[launching_head_];
+    Sm& sm = *sms_[static_cast<std::size_t>(l.sm)];
+    sm.launch_cta(l.cta, cycle);
+    engine_->wake(sm, cycle);
+    note_progress();
+    launching_head_ = (launching_head_ + 1) % launching_.size();
+    --launching_count_;
+  }
 }
 
 void CtaDispatcher::commit(Cycle now) {
@@ -152,11 +168,31 @@ void CtaDispatcher::commit(Cycle now) {
     }
     start_pending_ = false;
   }
-  for (std::size_t k = 0; k < staged_count_; ++k) {
-    Sm& sm = *sms_[static_cast<std::size_t>(staged_sm_[k])];
-    sm.launch_cta(staged_[k], now + 1);
-    engine_->wake(sm, now + 1);
-    note_progress();
+  if (dispatch_.cta_launch_cycles == 0) {
+    for (std::size_t k = 0; k < staged_count_; ++k) {
+      Sm& sm = *sms_[static_cast<std::size_t>(staged_sm_[k])];
+      sm.launch_cta(staged_[k], now + 1);
+      engine_->wake(sm, now + 1);
+      note_progress();
+    }
+  } else {
+    for (std::size_t k = 0; k < staged_count_; ++k) {
+      if (launching_count_ == launching_.size()) {  // grow the ring, keeping FIFO order
+        std::vector<Launching> grown(std::max<std::size_t>(16, 2 * launching_.size()));
+        for (std::size_t i = 0; i < launching_count_; ++i) {
+          grown[i] = std::move(launching_[(launching_head_ + i) % launching_.size()]);
+        }
+        launching_ = std::move(grown);
+        launching_head_ = 0;
+      }
+      Launching& l = launching_[(launching_head_ + launching_count_) % launching_.size()];
+      std::swap(l.cta, staged_[k]);
+      l.sm = staged_sm_[k];
+      l.due = now + 1 + dispatch_.cta_launch_cycles;
+      ++launching_count_;
+      note_progress();
+    }
+    start_launched(now + 1);
   }
   staged_count_ = 0;
   if (end_pending_) {

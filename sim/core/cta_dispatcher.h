@@ -12,8 +12,11 @@
 // inputs (the Occupancy), the elapsed cycles, and the SMs' resident-warp and active-cycle sums
 // for sm__warps_active.avg.pct_of_peak_sustained_active.
 //
+// A placed CTA holds its SM slot for `cta_launch_cycles` before its warps can issue (the SM's
+// CTA launch); the default 0 starts it the next cycle.
+//
 // Left out: GPC/TPC topology (cluster CTAs may share an SM), concurrent kernels and streams,
-// CTA launch latency inside the SM, and preemption.
+// and preemption.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,9 @@ struct DispatcherConfig {
   int max_ctas_per_cycle = 0;
   /// Cycles a kernel's elapsed time counts outside its CTAs (grid setup, end-of-kernel flush).
   std::uint64_t elapsed_overhead_cycles = 0;
+  /// Cycles from a CTA's placement (its SM slot taken) to its warps' first issue: the SM's CTA
+  /// launch (warp slots, registers and shared memory set up, parameters loaded). 0: the next cycle.
+  std::uint64_t cta_launch_cycles = 0;
 };
 
 /// What the dispatcher records of one kernel.
@@ -110,6 +116,18 @@ class CtaDispatcher final : public engine::Component {
   std::vector<traces::CtaTrace> staged_;  // CTAs read this cycle, launched in commit
   std::vector<int> staged_sm_;
   std::size_t staged_count_ = 0;
+  /// CTAs placed but still launching (cta_launch_cycles > 0): a FIFO ring, in placement order
+  /// (due cycles never decrease); CTA buffers are swapped in and out, so they are reused.
+  struct Launching {
+    traces::CtaTrace cta;
+    int sm = 0;
+    engine::Cycle due = 0;
+  };
+  std::vector<Launching> launching_;
+  std::size_t launching_head_ = 0;
+  std::size_t launching_count_ = 0;
+  /// Starts the CTAs whose launch completes at `cycle` (commit hook).
+  void start_launched(engine::Cycle cycle);
   std::vector<KernelRecord> records_;
 };
 

@@ -310,6 +310,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   }
   g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
   g.dispatch.elapsed_overhead_cycles = s.launch().elapsed_overhead_cycles();
+  g.dispatch.cta_launch_cycles = s.launch().cta_launch_cycles();
   fill_chiplets(s, g);
   return g;
 }

@@ -144,6 +144,26 @@ TEST(CoreDispatch, KernelsRunInSequenceWithTheLaunchOverhead) {
   }
 }
 
+TEST(CoreDispatch, ACtaHoldsItsSlotForTheLaunchCyclesBeforeIssuing) {
+  std::vector<traces::KernelTrace> kernels;
+  kernels.push_back(chain_kernel("k", 20, 1024));  // 32 warps: 2 CTAs per SM
+  DispatcherConfig dispatch;
+  dispatch.cta_launch_cycles = 40;
+  GpuBench gpu(3, std::move(kernels), dispatch);
+  gpu.run();
+  const KernelRecord& r = gpu.dispatcher().kernels().at(0);
+  EXPECT_EQ(r.ctas, 20u);
+  for (int sm = 0; sm < 3; ++sm) {
+    const auto& l = gpu.observer(sm).launches;
+    const auto& retires = gpu.observer(sm).retires;
+    EXPECT_EQ(max_resident(gpu.observer(sm)), 2);  // the slot is held while launching
+    EXPECT_EQ(l.at(0).cycle, 1u + 40);             // placed at cycle 0, issuing 40 cycles later
+    // Refill: placed the cycle after the first retirement, issuing 40 cycles after that.
+    EXPECT_EQ(l.at(2).cycle, retires.at(0).cycle + 1 + 40);
+  }
+  EXPECT_TRUE(gpu.dispatcher().done());
+}
+
 TEST(CoreDispatch, ClusterCtasArePlacedTogether) {
   std::vector<traces::KernelTrace> kernels;
   // 1024 threads: 2 CTAs per SM; 3 SMs hold 6; clusters of 4 → only one cluster fits at first.
