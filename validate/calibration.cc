@@ -54,11 +54,6 @@ const std::vector<CalibrationTarget>& nvidia_calibration_targets() {
        .points = {"copy/n=1048576", "saxpy/n=1048576"},
        .tied = {},
        .why = "the shortest streaming kernels: elapsed time outside the CTAs' own work"},
-      {.parameter = "launch.cta_launch_cycles",
-       .points = {"copy/n=16777216", "saxpy/n=16777216"},
-       .tied = {},
-       .why = "HBM-bound streaming kernels of 65 k short CTAs: each CTA slot waits a launch "
-              "before its next CTA issues (the H200 keeps 69-73 % of the warp slots active)"},
       {.parameter = "functional_units.fp32.latency_cycles",
        .points = {"ffma_dependent/ctas=1,threads=32"},
        .tied = {},

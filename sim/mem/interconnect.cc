@@ -38,14 +38,17 @@ Interconnect::Interconnect(std::string name, const engine::ClockDomain& domain,
   responses_.total = RateLimiter(config.total_bytes_per_cycle);
 }
 
-std::size_t Interconnect::output_capacity() const {
+std::size_t Interconnect::output_capacity(std::uint32_t port_bytes_per_cycle) const {
   // The wire holds up to latency × (messages per cycle) messages; credits cover them and the
   // queue at the destination, so a port streams at its full rate whatever its latency.
-  const std::size_t per_cycle = std::max<std::size_t>(1, config_.port_bytes_per_cycle / 32);
+  const std::size_t per_cycle = std::max<std::size_t>(1, port_bytes_per_cycle / 32);
   return config_.output_queue_entries + std::size_t{config_.latency_cycles} * per_cycle;
 }
 
-MemLink Interconnect::add_input(engine::Engine& engine, engine::Component& requester) {
+MemLink Interconnect::add_input(engine::Engine& engine, engine::Component& requester,
+                                std::uint32_t port_bytes_per_cycle) {
+  const std::uint32_t rate =
+      port_bytes_per_cycle == kConfigRate ? config_.port_bytes_per_cycle : port_bytes_per_cycle;
   if (requests_.in.size() > std::numeric_limits<std::uint16_t>::max()) {
     throw InputError(name() + ": more than 65536 inputs");
   }
@@ -55,26 +58,29 @@ MemLink Interconnect::add_input(engine::Engine& engine, engine::Component& reque
   auto& response =
       engine.connect<MemResponse>(*this, requester,
                                   {.latency_ps = domain().duration(config_.latency_cycles),
-                                   .capacity = output_capacity()});
+                                   .capacity = output_capacity(rate)});
   requests_.in.push_back(&request);
-  requests_.in_rate.emplace_back(config_.port_bytes_per_cycle);
+  requests_.in_rate.emplace_back(rate);
   responses_.out.push_back(&response);
-  responses_.out_rate.emplace_back(config_.port_bytes_per_cycle);
+  responses_.out_rate.emplace_back(rate);
   return {&request, &response};
 }
 
-MemLink Interconnect::add_output(engine::Engine& engine, engine::Component& server) {
+MemLink Interconnect::add_output(engine::Engine& engine, engine::Component& server,
+                                 std::uint32_t port_bytes_per_cycle) {
+  const std::uint32_t rate =
+      port_bytes_per_cycle == kConfigRate ? config_.port_bytes_per_cycle : port_bytes_per_cycle;
   auto& request =
       engine.connect<MemRequest>(*this, server,
                                  {.latency_ps = domain().duration(config_.latency_cycles),
-                                  .capacity = output_capacity()});
+                                  .capacity = output_capacity(rate)});
   auto& response = engine.connect<MemResponse>(
       server, *this,
       {.latency_ps = server.domain().duration(1), .capacity = config_.input_queue_entries});
   requests_.out.push_back(&request);
-  requests_.out_rate.emplace_back(config_.port_bytes_per_cycle);
+  requests_.out_rate.emplace_back(rate);
   responses_.in.push_back(&response);
-  responses_.in_rate.emplace_back(config_.port_bytes_per_cycle);
+  responses_.in_rate.emplace_back(rate);
   return {&request, &response};
 }
 

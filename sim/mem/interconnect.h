@@ -70,10 +70,16 @@ class Interconnect final : public engine::Component {
 
   /// Adds the next input for `requester` (registered in `engine`, as is the crossbar) and
   /// returns the requester's ends: it sends on `request` and pops `response`.
-  MemLink add_input(engine::Engine& engine, engine::Component& requester);
+  /// `port_bytes_per_cycle` overrides the config's rate for this port (kConfigRate: keep it;
+  /// 0: unlimited), e.g. for a die-to-die link that is wider than an SM's port.
+  MemLink add_input(engine::Engine& engine, engine::Component& requester,
+                    std::uint32_t port_bytes_per_cycle = kConfigRate);
   /// Adds the next output for `server`; returns the server's ends: it pops `request` and sends
-  /// on `response`.
-  MemLink add_output(engine::Engine& engine, engine::Component& server);
+  /// on `response`. `port_bytes_per_cycle` as for add_input.
+  MemLink add_output(engine::Engine& engine, engine::Component& server,
+                     std::uint32_t port_bytes_per_cycle = kConfigRate);
+  /// add_input / add_output: use the config's port rate.
+  static constexpr std::uint32_t kConfigRate = ~std::uint32_t{0};
 
   engine::Cycle tick(engine::Cycle now) override;
   bool busy() const override;
@@ -88,7 +94,7 @@ class Interconnect final : public engine::Component {
 
  private:
   /// Credits of a port out of the crossbar: messages on the wire plus the destination queue.
-  std::size_t output_capacity() const;
+  std::size_t output_capacity(std::uint32_t port_bytes_per_cycle) const;
   template <class Msg>
   struct Plane {
     std::vector<engine::Port<Msg>*> in;

@@ -157,8 +157,10 @@ void MemorySystem::build_dies(engine::Engine& engine, const engine::ClockDomain&
     sm_input_base_ = 1;
     for (int e = 0; e < 2; ++e) {
       const std::uint32_t first_sm = static_cast<std::uint32_t>(e) * sms_per_die_;
-      link->set_client(e, nocs_[e]->add_input(engine, *link));
-      link->set_server(e, nocs_[e]->add_output(engine, *link), [first_sm](const MemResponse& r) {
+      // The link's crossbar ports carry the whole cross-die traffic: they run at its width.
+      const std::uint32_t width = config_.die_link.bytes_per_cycle;
+      link->set_client(e, nocs_[e]->add_input(engine, *link, width));
+      link->set_server(e, nocs_[e]->add_output(engine, *link, width), [first_sm](const MemResponse& r) {
         return static_cast<std::uint16_t>(1 + r.source_sm - first_sm);
       });
     }

@@ -75,7 +75,7 @@ TEST(ArchCommand, ListHasOneLinePerPresetWithDerivedFigures) {
                                            "8.00", "2255.1", "4510.2"));
   EXPECT_THAT(cells(table[4]), ElementsAre("nvidia/h100_sxm", "H100 SXM", "132", "1980", "50.0",
                                            "—", "3.35", "989.4", "1978.9"));
-  EXPECT_THAT(cells(table[5]), ElementsAre("nvidia/h200", "H200", "132", "1960", "50.0", "—",
+  EXPECT_THAT(cells(table[5]), ElementsAre("nvidia/h200", "H200", "132", "1960", "60.0", "—",
                                            "4.80", "989.4", "1978.9"));
 }
 
