@@ -296,7 +296,9 @@ Cycle Sm::tick(Cycle now) {
 }
 
 void Sm::prefetch() const {
-  const char* hot = reinterpret_cast<const char*>(&config_);
+  // From the first member stored in the object (config_ is a reference: its address is the
+  // referent's, elsewhere in memory) to the end of the ready cycles.
+  const char* hot = reinterpret_cast<const char*>(&id_);
   const char* end = reinterpret_cast<const char*>(&ready_at_) + sizeof(ready_at_);
   for (; hot < end; hot += 64) __builtin_prefetch(hot);
   if (pipeline_ != nullptr) pipeline_->prefetch();
