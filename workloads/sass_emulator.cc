@@ -10,6 +10,11 @@
 
 namespace warpsim::workloads {
 namespace {
+// Word w of a lane's 64-bit value; words beyond the two it holds (wide results such as HGMMA's
+// accumulators, which the emulator does not compute) read 0.
+uint32_t word_of(uint64_t v, int w) { return w < 2 ? static_cast<uint32_t>(v >> (32 * w)) : 0; }
+}  // namespace
+namespace {
 
 using Operand = SassEmulator::Operand;
 using Kind = Operand::Kind;
@@ -330,7 +335,7 @@ void SassEmulator::store(const Operand& dst, const Vec& value, uint32_t exec, in
       const int r = dst.index + w;
       const bool known = (value.known & exec) != 0 && (value.known & exec) == exec;
       const int lane = std::countr_zero(exec | 0x80000000u);
-      ur_[r] = static_cast<uint32_t>(value.v[lane] >> (32 * w));
+      ur_[r] = word_of(value.v[lane], w);
       ur_known_ = known ? ur_known_ | uint64_t{1} << r : ur_known_ & ~(uint64_t{1} << r);
     }
     return;
@@ -339,7 +344,7 @@ void SassEmulator::store(const Operand& dst, const Vec& value, uint32_t exec, in
   for (int w = 0; w < words && dst.index + w < 255; ++w) {
     const int r = dst.index + w;
     for (int l = 0; l < 32; ++l) {
-      if (exec >> l & 1u) r_[r][l] = static_cast<uint32_t>(value.v[l] >> (32 * w));
+      if (exec >> l & 1u) r_[r][l] = word_of(value.v[l], w);
     }
     r_known_[r] = (r_known_[r] & ~exec) | (value.known & exec);
   }
