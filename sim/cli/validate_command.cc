@@ -2,10 +2,14 @@
 // and parameters as the CUDA twin was launched), compares the simulated Nsight Compute metrics
 // with the measured ones, prints the per-point table and per-metric summary, optionally writes a
 // Markdown report with an SVG scatter plot, and exits 1 when a recorded threshold is missed.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "arch/error.h"
 #include "arch/loader.h"
@@ -53,6 +57,49 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
   return result;
 }
 
+// Simulates `points` (results in the same order), `jobs` at a time: the largest (by measured warp
+// instructions) start first so that one long point does not finish alone at the end.
+std::vector<validate::PointResult> simulate_points(
+    const std::vector<const validate::ReferencePoint*>& points, const gpu::GpuConfig& config,
+    unsigned threads, unsigned jobs, double max_instructions) {
+  std::vector<validate::PointResult> results(points.size());
+  if (jobs <= 1) {
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      results[k] = simulate_point(*points[k], config, threads, max_instructions);
+    }
+    return results;
+  }
+  const auto size = [&](std::size_t k) {
+    const auto it = points[k]->measured.find("smsp__inst_executed.sum");
+    return it == points[k]->measured.end() ? 0.0 : it->second;
+  };
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return size(a) > size(b); });
+  std::vector<std::string> internal_errors(points.size());
+  tbb::task_arena arena(static_cast<int>(jobs));
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, order.size(), 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const std::size_t k = order[i];
+            try {
+              results[k] = simulate_point(*points[k], config, threads, max_instructions);
+            } catch (const std::exception& e) {
+              internal_errors[k] = points[k]->name + ": " + e.what();
+            }
+          }
+        },
+        tbb::simple_partitioner());
+  });
+  for (const std::string& error : internal_errors) {
+    if (!error.empty()) throw InternalError(error);
+  }
+  return results;
+}
+
 }  // namespace
 
 int validate_command(const Args& args, CommandIo& io) {
@@ -72,6 +119,8 @@ int validate_command(const Args& args, CommandIo& io) {
       ("max-instructions", po::value<double>()->default_value(0),
        "skip points that executed more warp instructions than this on the GPU (0: none)")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
+      ("jobs", po::value<unsigned>()->default_value(1),
+       "points simulated at once (each a separate simulation; the output does not depend on it)")
       ("calibrate", po::bool_switch(),
        "fit the description's calibration parameters to the calibration points and print them");
   const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
@@ -103,11 +152,13 @@ int validate_command(const Args& args, CommandIo& io) {
   run.gpu = reference.gpu;
   run.arch = config.name;
   const std::string only = vm->count("only") ? vm->at("only").as<std::string>() : "";
+  std::vector<const validate::ReferencePoint*> selected;
   for (const auto& point : reference.points) {
-    if (!only.empty() && point.name.find(only) == std::string::npos) continue;
-    run.results.push_back(simulate_point(point, config, vm->at("threads").as<unsigned>(),
-                                         vm->at("max-instructions").as<double>()));
+    if (only.empty() || point.name.find(only) != std::string::npos) selected.push_back(&point);
   }
+  run.results = simulate_points(selected, config, vm->at("threads").as<unsigned>(),
+                                vm->at("jobs").as<unsigned>(),
+                                vm->at("max-instructions").as<double>());
   run.summaries = validate::summarize_all(run.results);
   if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
   validate::write_table(io.out, run);

@@ -57,7 +57,10 @@ void Coalescer::coalesce(std::uint32_t active_mask, LaneAddresses addresses, int
       out.sectors[count++] = sector + 1;
     }
   }
-  std::sort(out.sectors.begin(), out.sectors.begin() + count);
+  // Coalesced lanes come in address order already.
+  if (!std::is_sorted(out.sectors.begin(), out.sectors.begin() + count)) {
+    std::sort(out.sectors.begin(), out.sectors.begin() + count);
+  }
   out.sector_count = static_cast<int>(
       std::unique(out.sectors.begin(), out.sectors.begin() + count) - out.sectors.begin());
 

@@ -74,6 +74,8 @@ void LsuLineBuilder::count_bytes(const WarpAccess& access, LsuLines& out) {
   std::fill_n(byte_masks_.begin(), static_cast<std::size_t>(out.count) * sectors_per_line, 0u);
   const auto* first = out.lines.begin();
   const auto* last = first + out.count;
+  std::uint64_t cached_line = ~std::uint64_t{0};  // neighbouring lanes mostly share a line
+  std::size_t cached_index = 0;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     if ((access.mask >> lane & 1u) == 0) continue;
     std::uint64_t address = access.addresses[lane];
@@ -86,9 +88,14 @@ void LsuLineBuilder::count_bytes(const WarpAccess& access, LsuLines& out) {
       const std::uint32_t bits =
           length == mem::kSectorBytes ? ~0u : ((std::uint32_t{1} << length) - 1) << offset;
       const std::uint64_t line = mem::line_of(address);
-      const auto* found = std::lower_bound(
-          first, last, line, [](const LsuLine& l, std::uint64_t v) { return l.line_address < v; });
-      const auto line_index = static_cast<std::size_t>(found - first);
+      if (line != cached_line) {
+        const auto* found = std::lower_bound(first, last, line, [](const LsuLine& l, std::uint64_t v) {
+          return l.line_address < v;
+        });
+        cached_line = line;
+        cached_index = static_cast<std::size_t>(found - first);
+      }
+      const std::size_t line_index = cached_index;
       const auto sector = static_cast<std::size_t>((address % mem::kLineBytes) / mem::kSectorBytes);
       byte_masks_[line_index * sectors_per_line + sector] |= bits;
       address = chunk_end;

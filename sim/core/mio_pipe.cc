@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace warpsim::core {
 
@@ -57,17 +58,20 @@ SharedAccessCost MioPipe::shared_cost(const WarpAccess& access) const {
 
 int MioPipe::distinct_addresses(const WarpAccess& access) {
   if (access.addresses == nullptr || access.mask == 0) return 1;
-  int distinct = 0;
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    if ((access.mask >> lane & 1u) == 0) continue;
-    bool seen = false;
-    for (int earlier = 0; earlier < lane && !seen; ++earlier) {
-      seen =
-          (access.mask >> earlier & 1u) != 0 && access.addresses[earlier] == access.addresses[lane];
-    }
-    if (!seen) ++distinct;
+  // The common case first: every active lane reads the same address (a uniform constant).
+  const std::uint64_t first = access.addresses[std::countr_zero(access.mask)];
+  bool uniform = true;
+  for (std::uint32_t m = access.mask; m != 0 && uniform; m &= m - 1) {
+    uniform = access.addresses[std::countr_zero(m)] == first;
   }
-  return distinct;
+  if (uniform) return 1;
+  std::array<std::uint64_t, kWarpLanes> sorted{};
+  int n = 0;
+  for (std::uint32_t m = access.mask; m != 0; m &= m - 1) {
+    sorted[static_cast<std::size_t>(n++)] = access.addresses[std::countr_zero(m)];
+  }
+  std::sort(sorted.begin(), sorted.begin() + n);
+  return static_cast<int>(std::unique(sorted.begin(), sorted.begin() + n) - sorted.begin());
 }
 
 void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioKind kind,

@@ -75,6 +75,7 @@ void Scoreboard::check_slot(int slot, Cycle now, Hazard& hazard) {
 
 Hazard Scoreboard::check(const traces::WarpInstruction& inst, int dst_regs, Cycle now) {
   Hazard hazard;
+  if (used_ == 0) return hazard;  // nothing in flight: no hazard, every entry free
   for (int i = 0; i < inst.num_src; ++i) check_slot(flat_index(inst.src[i]), now, hazard);
   check_slot(flat_index(inst.guard), now, hazard);
   int writes = 0;

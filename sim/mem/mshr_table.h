@@ -92,11 +92,20 @@ class MshrTable {
   };
 
   void release_if_done(Index index);
+  std::size_t home_slot(std::uint64_t line_address) const {
+    return static_cast<std::size_t>((line_address * 0x9E3779B97F4A7C15ull) >> hash_shift_);
+  }
+  void unlink(std::uint64_t line_address);
 
   std::uint32_t targets_per_entry_;
   std::uint32_t in_use_ = 0;
   std::vector<Entry> entries_;
   std::vector<Target> targets_;
+  // Index of the valid entries by line: open addressing with linear probing over a power-of-two
+  // table at most half full (kNone: empty slot); free entries are a stack.
+  std::vector<Index> slots_;
+  int hash_shift_ = 63;
+  std::vector<Index> free_;
 };
 
 }  // namespace warpsim::mem

@@ -71,5 +71,16 @@ TEST(CliValidate, ComparesAReferencePoint) {
   EXPECT_EQ(run_cli({"validate", "--reference", "/nonexistent"}).status, 2);
 }
 
+TEST(CliValidate, JobsDoNotChangeTheOutput) {
+  const char* src = std::getenv("WARPSIM_SOURCE_DIR");
+  const std::string ref = std::string(src ? src : ".") + "/validate/reference/h200";
+  const auto one = run_cli({"validate", "--reference", ref, "--only", "ctas=1,threads=32"});
+  const auto three =
+      run_cli({"validate", "--reference", ref, "--only", "ctas=1,threads=32", "--jobs", "3"});
+  EXPECT_EQ(one.status, three.status) << three.err;
+  EXPECT_EQ(one.out, three.out);
+  EXPECT_NE(one.out.find("sfu/ctas=1,threads=32"), std::string::npos) << one.out;
+}
+
 }  // namespace
 }  // namespace warpsim::cli
