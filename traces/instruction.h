@@ -75,6 +75,11 @@ struct WarpInstruction {
   uint8_t num_dst = 0;              ///< Valid entries of dst.
   uint8_t num_src = 0;              ///< Valid entries of src.
   uint8_t flags = 0;                ///< InstFlag bits.
+  /// The compiler's stall count (SASS control field, 0-15): cycles after this instruction issues
+  /// before its warp may issue the next one; 0 when the source does not record it.
+  uint8_t issue_stall = 0;
+  /// Operand reuse-cache flags (SASS control field; bit i: source operand slot i), 0 if unknown.
+  uint8_t reuse = 0;
 
   /// True when `flag` (an InstFlag) is set.
   bool has(InstFlag flag) const { return (flags & flag) != 0; }

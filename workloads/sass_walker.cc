@@ -126,6 +126,8 @@ void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTra
     for (size_t k = 0; k < out.num_src; ++k) out.src[k] = inst.srcs[k];
     out.guard = inst.guard;
     if (inst.guard_negated) out.flags |= traces::kInstGuardNegated;
+    out.issue_stall = inst.control.stall_cycles;
+    out.reuse = inst.control.reuse;
     if (info.is_memory()) {
       out.mem_width = info.width_bytes;
       int count = 0;

@@ -3,7 +3,11 @@
 // with the measured ones, prints the per-point table and per-metric summary, optionally writes a
 // Markdown report with an SVG scatter plot, and exits 1 when a recorded threshold is missed.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <iomanip>
+#include <mutex>
+#include <ostream>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -61,12 +65,21 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
 // instructions) start first so that one long point does not finish alone at the end.
 std::vector<validate::PointResult> simulate_points(
     const std::vector<const validate::ReferencePoint*>& points, const gpu::GpuConfig& config,
-    unsigned threads, unsigned jobs, double max_instructions) {
+    unsigned threads, unsigned jobs, double max_instructions, std::ostream& progress) {
   std::vector<validate::PointResult> results(points.size());
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  // Simulates point k and reports it on `progress` (standard error: stdout stays deterministic).
+  const auto run_one = [&](std::size_t k) {
+    const auto start = std::chrono::steady_clock::now();
+    results[k] = simulate_point(*points[k], config, threads, max_instructions);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    const std::lock_guard lock(progress_mutex);
+    progress << "[" << ++done << "/" << points.size() << "] " << points[k]->name << ": "
+             << std::fixed << std::setprecision(1) << took.count() << " s\n";
+  };
   if (jobs <= 1) {
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      results[k] = simulate_point(*points[k], config, threads, max_instructions);
-    }
+    for (std::size_t k = 0; k < points.size(); ++k) run_one(k);
     return results;
   }
   const auto size = [&](std::size_t k) {
@@ -86,7 +99,7 @@ std::vector<validate::PointResult> simulate_points(
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             const std::size_t k = order[i];
             try {
-              results[k] = simulate_point(*points[k], config, threads, max_instructions);
+              run_one(k);
             } catch (const std::exception& e) {
               internal_errors[k] = points[k]->name + ": " + e.what();
             }
@@ -158,7 +171,7 @@ int validate_command(const Args& args, CommandIo& io) {
   }
   run.results = simulate_points(selected, config, vm->at("threads").as<unsigned>(),
                                 vm->at("jobs").as<unsigned>(),
-                                vm->at("max-instructions").as<double>());
+                                vm->at("max-instructions").as<double>(), io.err);
   run.summaries = validate::summarize_all(run.results);
   if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
   validate::write_table(io.out, run);

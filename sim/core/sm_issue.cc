@@ -294,6 +294,12 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
                           d.dependency, 0);
       break;
   }
+  // The compiler's stall count: the warp's next instruction waits that many cycles (ncu's
+  // "wait"; after a branch, "branch_resolving" as above).
+  if (inst.issue_stall > 1 && now + inst.issue_stall > w.hold_until) {
+    w.hold_until = now + inst.issue_stall;
+    if (d.kind != ExecKind::kBranch) w.hold_reason = StallReason::kWait;
+  }
   if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
 }
 

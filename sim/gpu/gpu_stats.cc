@@ -205,6 +205,13 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                   "shared load bank conflicts", Aggregate::kSum, "gpu.sm[*].shared.ld_bank_conflicts");
   r.add_aggregate("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "",
                   "shared store bank conflicts", Aggregate::kSum, "gpu.sm[*].shared.st_bank_conflicts");
+  // The source page's exact figure: wavefronts beyond the ideal of each shared load and store
+  // (the hardware bank-conflict counters above also count arbitration with other L1 traffic).
+  r.add_formula("derived__memory_l1_wavefronts_shared_excessive", "",
+                "shared wavefronts beyond the ideal", [](const FormulaContext& f) {
+                  return f.sum("gpu.sm[*].shared.ld_bank_conflicts") +
+                         f.sum("gpu.sm[*].shared.st_bank_conflicts");
+                });
   for (int k = 0; k < core::kStallReasonCount; ++k) {
     const std::string reason(core::stall_reason_name(static_cast<core::StallReason>(k)));
     const std::string pattern = "gpu.sm[*].stall." + reason;

@@ -107,6 +107,8 @@ constexpr Row kRows[] = {
      S::kMemoryWorkload, "extra wavefronts of shared loads caused by bank conflicts"},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "", "Shared Store Bank Conflicts",
      S::kMemoryWorkload, "extra wavefronts of shared stores caused by bank conflicts"},
+    {"derived__memory_l1_wavefronts_shared_excessive", "", "Shared Excessive Wavefronts",
+     S::kMemoryWorkload, "shared wavefronts beyond the ideal of each access (bank conflicts)"},
     // Scheduler Statistics
     {"smsp__maximum_warps_avg_per_active_cycle", "warp", "Theoretical Warps Per Scheduler",
      S::kScheduler, "warps a scheduler could hold under the occupancy limits"},

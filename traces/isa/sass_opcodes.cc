@@ -89,10 +89,12 @@ constexpr SassEntry kSass[] = {
     {"IADD32I", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
     {"IDP", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
     {"IDP4A", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
-    {"IMAD", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
+    // IMAD and IMUL run on the FMA pipe, not the integer ALU (Volta and later; Nsight Compute's
+    // pipe descriptions: "fma ... also performs integer multiplication operations (IMUL, IMAD)").
+    {"IMAD", arch::FP32, MS::kNone, AK::kNone, 0, 0, kA},
     {"IMNMX", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
-    {"IMUL", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
-    {"IMUL32I", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
+    {"IMUL", arch::FP32, MS::kNone, AK::kNone, 0, 0, kA},
+    {"IMUL32I", arch::FP32, MS::kNone, AK::kNone, 0, 0, kA},
     {"ISCADD", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
     {"ISCADD32I", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},
     {"ISETP", arch::INT, MS::kNone, AK::kNone, 0, 0, kA},

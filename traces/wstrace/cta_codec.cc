@@ -54,7 +54,8 @@ void encode_warp(const WarpTrace& warp, WarpProto& out) {
     out.add_opcode(inst.opcode);
     const bool has_extras = inst.extras != kNoExtras;
     out.add_shape(uint32_t{inst.num_dst} | uint32_t{inst.num_src} << 4 |
-                  uint32_t{inst.flags} << 8 | (has_extras ? kShapeHasExtras : 0));
+                  uint32_t{inst.flags} << 8 | (has_extras ? kShapeHasExtras : 0) |
+                  uint32_t{inst.issue_stall & 0xFu} << 17 | uint32_t{inst.reuse & 0xFu} << 21);
     for (int i = 0; i < inst.num_dst && i < kMaxDsts; ++i) out.add_regs(inst.dst[i].bits);
     for (int i = 0; i < inst.num_src && i < kMaxSrcs; ++i) out.add_regs(inst.src[i].bits);
     out.add_regs(inst.guard.bits);
@@ -152,7 +153,9 @@ void decode_warp(const WarpProto& in, uint32_t warp_size, size_t opcode_count,
     inst.num_dst = static_cast<uint8_t>(shape & 0xF);
     inst.num_src = static_cast<uint8_t>((shape >> 4) & 0xF);
     inst.flags = static_cast<uint8_t>((shape >> 8) & 0xFF);
-    if (inst.num_dst > kMaxDsts || inst.num_src > kMaxSrcs || (shape >> 17) != 0) {
+    inst.issue_stall = static_cast<uint8_t>((shape >> 17) & 0xF);
+    inst.reuse = static_cast<uint8_t>((shape >> 21) & 0xF);
+    if (inst.num_dst > kMaxDsts || inst.num_src > kMaxSrcs || (shape >> 25) != 0) {
       fail("bad operand counts or flags");
     }
     const auto reg = [&]() {

@@ -51,9 +51,25 @@ TEST(CoreSmIssue, IndependentFfmasIssueAtTheInitiationInterval) {
   EXPECT_EQ(chain("FFMA", 10, false), every(0, 1, 10));
 }
 
-TEST(CoreSmIssue, ImadRunsAtTheIntRate) {
-  EXPECT_EQ(chain("IMAD", 6, false), every(0, 2, 6));
+TEST(CoreSmIssue, ImadRunsOnTheFmaPipe) {
+  EXPECT_EQ(chain("IMAD", 6, false), every(0, 1, 6));
   EXPECT_EQ(chain("IMAD", 6, true), every(0, 4, 6));
+  EXPECT_EQ(chain("IADD3", 6, false), every(0, 2, 6));  // the 16-lane integer pipe
+}
+
+TEST(CoreSmIssue, TheCompilersStallCountHoldsTheNextInstruction) {
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.add("FADD", {gpr(10)}, {gpr(1), gpr(2)});
+    w.last().issue_stall = 7;
+    w.add("FADD", {gpr(11)}, {gpr(1), gpr(2)});
+    w.last().issue_stall = 1;  // no wait beyond the next cycle
+    w.add("FADD", {gpr(12)}, {gpr(1), gpr(2)});
+    w.add("EXIT");
+  });
+  SmBench bench{SmConfig{}};
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), (std::vector<Cycle>{0, 7, 8, 9}));
+  EXPECT_EQ(bench.sm().counters().stalls[StallReason::kWait], 6u);
 }
 
 TEST(CoreSmIssue, MufuRunsAtTheSfuRate) {

@@ -96,7 +96,7 @@ TEST_P(IsaSassClassTest, BaseOpcodeDecidesClass) {
 INSTANTIATE_TEST_SUITE_P(
     Representative, IsaSassClassTest,
     ::testing::Values(
-        ClassCase{"IADD3", arch::INT}, ClassCase{"IMAD.MOV.U32", arch::INT},
+        ClassCase{"IADD3", arch::INT}, ClassCase{"IMAD.MOV.U32", arch::FP32},
         ClassCase{"LOP3.LUT", arch::INT}, ClassCase{"SHF.R.U32.HI", arch::INT},
         ClassCase{"ISETP.GE.AND", arch::INT}, ClassCase{"POPC", arch::INT},
         ClassCase{"FFMA", arch::FP32}, ClassCase{"FADD.FTZ", arch::FP32},
