@@ -15,7 +15,18 @@ using LaneMask = uint64_t;
 inline constexpr uint32_t kMaxLanes = 64;
 
 /// Number of active lanes.
-constexpr uint32_t popcount(LaneMask mask) { return static_cast<uint32_t>(std::popcount(mask)); }
+/// Set bits of `mask`. Without the POPCNT instruction (x86-64 baseline builds) std::popcount
+/// calls a libgcc routine; the same bit-parallel sum inline costs a dozen instructions.
+constexpr uint32_t popcount(LaneMask mask) {
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+  return static_cast<uint32_t>(std::popcount(mask));
+#else
+  mask = mask - ((mask >> 1) & 0x5555555555555555ull);
+  mask = (mask & 0x3333333333333333ull) + ((mask >> 2) & 0x3333333333333333ull);
+  mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((mask * 0x0101010101010101ull) >> 56);
+#endif
+}
 
 /// All `warp_size` lanes active (warp_size 1..64; larger values give all 64).
 constexpr LaneMask full_mask(uint32_t warp_size) {

@@ -1,5 +1,6 @@
 #include "sim/core/l1_mshr.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "arch/error.h"
@@ -13,8 +14,10 @@ L1MshrTable::L1MshrTable(int entries, int merge_slots)
   if (entries < 1 || merge_slots < 1) {
     throw InputError("sm_memory.l1_mshr_entries and l1_mshr_merge_slots: expected at least 1");
   }
-  free_.reserve(static_cast<std::size_t>(entries));
-  for (int e = entries - 1; e >= 0; --e) free_.push_back(e);
+  free_.assign((static_cast<std::size_t>(entries) + 63) / 64, 0);
+  for (int e = 0; e < entries; ++e)
+    free_[static_cast<std::size_t>(e) / 64] |= std::uint64_t{1} << (e % 64);
+  free_count_ = entries;
   const std::size_t slots = std::bit_ceil(2 * static_cast<std::size_t>(entries));
   slots_.assign(slots, kNone);
   slot_mask_ = slots - 1;
@@ -35,9 +38,12 @@ int L1MshrTable::find(std::uint64_t line_address) const {
 }
 
 int L1MshrTable::allocate(std::uint64_t line_address, bool mergeable) {
-  if (free_.empty()) throw InternalError("L1 MSHR allocate with no free entry");
-  const int entry = free_.back();
-  free_.pop_back();
+  if (free_count_ == 0) throw InternalError("L1 MSHR allocate with no free entry");
+  while (free_[free_hint_] == 0) ++free_hint_;
+  std::uint64_t& word = free_[free_hint_];
+  const int entry = static_cast<int>(free_hint_ * 64) + std::countr_zero(word);
+  word &= word - 1;
+  --free_count_;
   Entry& e = entries_[index(entry)];
   e = Entry{line_address, 0, 0, true, mergeable};
   if (mergeable) {
@@ -60,10 +66,11 @@ void L1MshrTable::release(int entry) {
   Entry& e = entries_[index(entry)];
   if (e.indexed) unindex(entry);
   e = Entry{};
-  // Keep the free list ordered so the lowest entry is reused first (deterministic ids).
-  auto it = free_.begin();
-  while (it != free_.end() && *it > entry) ++it;
-  free_.insert(it, entry);
+  // The lowest free entry is reused first (deterministic ids).
+  const std::size_t w = index(entry) / 64;
+  free_[w] |= std::uint64_t{1} << (index(entry) % 64);
+  ++free_count_;
+  free_hint_ = std::min(free_hint_, w);
 }
 
 void L1MshrTable::unindex(int entry) {

@@ -27,13 +27,13 @@ class L1MshrTable {
   /// The entry tracking `line_address`, or kNone.
   int find(std::uint64_t line_address) const;
   /// True when an entry is free.
-  bool has_free() const { return !free_.empty(); }
+  bool has_free() const { return free_count_ > 0; }
   /// True when entry `entry` can take another waiter.
   bool can_merge(int entry) const { return entries_[index(entry)].waiters < merge_slots_; }
   /// Sectors of entry `entry` in flight.
   std::uint8_t in_flight(int entry) const { return entries_[index(entry)].in_flight; }
   /// Entries in use.
-  int used_count() const { return static_cast<int>(entries_.size() - free_.size()); }
+  int used_count() const { return static_cast<int>(entries_.size()) - free_count_; }
   /// Total entries.
   int capacity() const { return static_cast<int>(entries_.size()); }
   /// True when `entry` names an entry in use.
@@ -96,9 +96,11 @@ class L1MshrTable {
 
   int merge_slots_;
   std::vector<Entry> entries_;
-  std::vector<Waiter> waiters_;  // merge_slots_ per entry
-  std::vector<int> free_;        // free entries, lowest on top
-  std::vector<int> slots_;       // open-addressing index: entry or kNone
+  std::vector<Waiter> waiters_;      // merge_slots_ per entry
+  std::vector<std::uint64_t> free_;  // bit e of word e / 64: entry e is free (lowest reused first)
+  int free_count_ = 0;
+  std::size_t free_hint_ = 0;  // no free entry lies in a word below this one
+  std::vector<int> slots_;     // open-addressing index: entry or kNone
   std::size_t slot_mask_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arch/error.h"
+#include "traces/lane_mask.h"
 
 namespace warpsim::core {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 // entries.
 constexpr std::uint64_t kAckId = std::uint64_t{1} << 63;
 
-int popcount8(std::uint8_t mask) { return std::popcount(static_cast<unsigned>(mask)); }
+int popcount8(std::uint8_t mask) { return static_cast<int>(traces::popcount(mask)); }
 
 }  // namespace
 

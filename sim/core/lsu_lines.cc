@@ -6,6 +6,7 @@
 
 #include "arch/error.h"
 #include "sim/mem/mem_request.h"
+#include "traces/lane_mask.h"
 
 namespace warpsim::core {
 
@@ -106,7 +107,7 @@ void LsuLineBuilder::count_bytes(const WarpAccess& access, LsuLines& out) {
     int bytes = 0;
     for (std::size_t s = 0; s < sectors_per_line; ++s) {
       const std::uint32_t mask = byte_masks_[static_cast<std::size_t>(i) * sectors_per_line + s];
-      bytes += std::popcount(mask);
+      bytes += static_cast<int>(traces::popcount(mask));
       if (mask == ~0u) line.full = static_cast<std::uint8_t>(line.full | (1u << s));
     }
     line.bytes = static_cast<std::uint16_t>(bytes);

@@ -266,6 +266,10 @@ Cycle Sm::tick(Cycle now) {
   wake_throttled(now);
   issued_count_ = 0;
   unsigned scanned = 0;
+  lowered_ = 0;
+  // Per scanned SMSP: the minimum ready cycle of its warps other than those issuing (issue_smsp's
+  // result), then of those too; exact unless a ready cycle was lowered meanwhile (lowered_).
+  std::array<Cycle, kMaxSubPartitions> scanned_next{};
   for (int s = 0; s < smsps_; ++s) {
     if (smsp_warps_[static_cast<std::size_t>(s)] == 0) continue;
     // smsp_next_ is exact here: nothing raised a ready cycle of this SMSP since it was computed.
@@ -274,7 +278,8 @@ Cycle Sm::tick(Cycle now) {
       next = std::min(next, ready);
     } else {
       scanned |= 1u << s;
-      next = std::min(next, issue_smsp(s, now));
+      scanned_next[static_cast<std::size_t>(s)] = issue_smsp(s, now);
+      next = std::min(next, scanned_next[static_cast<std::size_t>(s)]);
     }
   }
   // The state of each issuing warp from the next cycle on (charged over any skipped cycles).
@@ -283,11 +288,19 @@ Cycle Sm::tick(Cycle now) {
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     if (!w.resident) continue;
     if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
-    if (w.resident) next = std::min(next, ready_at_[static_cast<std::size_t>(slot)]);
+    if (w.resident) {
+      const Cycle ready = ready_at_[static_cast<std::size_t>(slot)];
+      next = std::min(next, ready);
+      scanned_next[w.smsp] = std::min(scanned_next[w.smsp], ready);
+    }
   }
   // Only scanned SMSPs had ready cycles raised (the others' were only lowered, which keeps the
-  // minimum exact).
-  refresh_smsp_next(scanned);
+  // minimum exact). Their minimum is known unless some ready cycle was lowered after being read.
+  refresh_smsp_next(scanned & lowered_);
+  for (unsigned m = scanned & ~lowered_; m != 0; m &= m - 1) {
+    const auto s = static_cast<std::size_t>(std::countr_zero(m));
+    smsp_next_[s] = scanned_next[s];
+  }
   next = std::min(next, wake_hint_);
   counters_.tensor_active_cycles =
       (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;

@@ -117,6 +117,7 @@ class Sm final : public engine::Component, private CompletionSink {
   void lower_ready(int slot, int smsp, engine::Cycle at) {
     ready_at_[static_cast<std::size_t>(slot)] = std::min(ready_at_[static_cast<std::size_t>(slot)], at);
     smsp_next_[static_cast<std::size_t>(smsp)] = std::min(smsp_next_[static_cast<std::size_t>(smsp)], at);
+    lowered_ |= 1u << smsp;
   }
   // Recomputes smsp_next_[s] from ready_at_ for the SMSPs in `smsps` (bit s).
   void refresh_smsp_next(unsigned smsps);
@@ -150,6 +151,7 @@ class Sm final : public engine::Component, private CompletionSink {
   MemoryPipeline* pipeline_ = nullptr;
   engine::Cycle last_account_ = 0;
   engine::Cycle wake_hint_ = engine::kSleep;
+  unsigned lowered_ = 0;  // bit s: a ready cycle of SMSP s was lowered during this tick's issue
   // Per SMSP: the minimum of ready_at_ over its resident warps, exact between ticks (lowered by
   // wake-ups, recomputed for the scanned SMSPs at the end of each tick), so an SMSP with nothing
   // ready is skipped.

@@ -159,17 +159,22 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
     if (mask != 0 && (mask & (mask + 1)) == 0) {
       // Lanes 0..n-1 active (the common case): the packed addresses are already in lane order.
       const std::span<const std::uint64_t> packed = op.warp->lane_addresses(inst);
-      std::copy(packed.begin(), packed.end(), lanes_.begin());
+      if (packed.size() >= static_cast<std::size_t>(kWarpLanes)) {
+        access.addresses = packed.data();  // all 32 lanes: read in place
+      } else {
+        std::copy(packed.begin(), packed.end(), lanes_.begin());
+        access.addresses = lanes_.data();
+      }
     } else {
       op.warp->expand_lane_addresses(inst, lanes_);
+      access.addresses = lanes_.data();
     }
-    access.addresses = lanes_.data();
   }
   Path path = path_of(info);
   if (path == Path::kGeneric) {
     path = Path::kLsu;
     if (access.addresses != nullptr && access.mask != 0 && layout_.shared_window_bytes != 0) {
-      const std::uint64_t first = lanes_[static_cast<std::size_t>(std::countr_zero(access.mask))];
+      const std::uint64_t first = access.addresses[std::countr_zero(access.mask)];
       if (first >= layout_.shared_window_base &&
           first - layout_.shared_window_base < layout_.shared_window_bytes) {
         path = Path::kMio;

@@ -172,6 +172,7 @@ Registry::Entry& Registry::add_entry(std::string_view name, std::string_view uni
   }
   index_.emplace(entry.name, entries_.size());
   match_cache_.clear();
+  by_last_segment_.clear();
   entries_.push_back(std::move(entry));
   return entries_.back();
 }
@@ -271,8 +272,29 @@ const std::vector<std::size_t>& Registry::matches(std::string_view pattern) {
   auto it = match_cache_.find(pattern);
   if (it != match_cache_.end()) return it->second;
   std::vector<std::size_t> found;
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (matches_pattern(pattern, entries_[i].name)) found.push_back(i);
+  // A name matches only if it ends with the literal text after the pattern's last '*'. When that
+  // text holds a '.', the name's last segment is the text after it: look in that bucket alone.
+  const std::size_t star = pattern.rfind('*');
+  const std::string_view tail = star == std::string_view::npos ? pattern : pattern.substr(star + 1);
+  const std::size_t dot = tail.rfind('.');
+  if (dot != std::string_view::npos) {
+    if (by_last_segment_.empty()) {
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        const std::string_view name = entries_[i].name;
+        by_last_segment_[name.substr(name.rfind('.') + 1)].push_back(i);
+      }
+    }
+    auto bucket = by_last_segment_.find(tail.substr(dot + 1));
+    if (bucket != by_last_segment_.end()) {
+      for (std::size_t i : bucket->second) {
+        if (matches_pattern(pattern, entries_[i].name)) found.push_back(i);
+      }
+    }
+  } else {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const std::string_view name = entries_[i].name;
+      if (name.ends_with(tail) && matches_pattern(pattern, name)) found.push_back(i);
+    }
   }
   return match_cache_.emplace(std::string(pattern), std::move(found)).first->second;
 }

@@ -121,6 +121,9 @@ class Registry {
   std::vector<std::string> disabled_;
   std::unordered_map<std::string, std::vector<std::size_t>, StringHash, std::equal_to<>>
       match_cache_;
+  // Entries by the last segment of their name (after the last '.'), in registration order: a
+  // pattern ending in a literal segment is matched against that bucket only. Built on demand.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_last_segment_;
 };
 
 /// Registers stats under a common prefix: `registry.scope("gpu.sm[3].l1").add_counter("hits",

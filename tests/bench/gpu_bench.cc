@@ -51,7 +51,8 @@ void run(benchmark::State& state, const traces::KernelTrace& kernel) {
   std::uint64_t simulated = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    traces::InMemoryKernelSource source({kernel});
+    // CTAs are swapped out of the source, not copied: the timing covers the simulation alone.
+    traces::InMemoryKernelSource source({kernel}, "bench", traces::CtaHandOver::kMove);
     state.ResumeTiming();
     std::uint64_t inst = 0;
     gpu::SimulationOptions options;

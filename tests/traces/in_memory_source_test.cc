@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "arch/error.h"
 #include "traces/builder.h"
 
 namespace warpsim::traces {
@@ -102,6 +103,26 @@ TEST(TracesInMemorySourceTest, RewindStartsAgain) {
   source.rewind();
   ASSERT_TRUE(source.next_kernel(info));
   EXPECT_EQ(info.name, "first");
+}
+
+TEST(TracesInMemorySourceTest, MoveHandOverDeliversEachCtaOnceWithoutCopying) {
+  InMemoryKernelSource copied(two_kernels());
+  InMemoryKernelSource moved(two_kernels(), "moved", CtaHandOver::kMove);
+  KernelInfo a;
+  KernelInfo b;
+  CtaTrace x;
+  CtaTrace y;
+  while (copied.next_kernel(a)) {
+    ASSERT_TRUE(moved.next_kernel(b));
+    EXPECT_EQ(a.name, b.name);
+    while (copied.next_cta(x)) {
+      ASSERT_TRUE(moved.next_cta(y));
+      EXPECT_EQ(x, y);
+    }
+    EXPECT_FALSE(moved.next_cta(y));
+  }
+  EXPECT_FALSE(moved.next_kernel(b));
+  EXPECT_THROW(moved.rewind(), InternalError);
 }
 
 TEST(TracesInMemorySourceTest, EmptySource) {
