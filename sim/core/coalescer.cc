@@ -45,6 +45,24 @@ void Coalescer::coalesce(std::uint32_t active_mask, LaneAddresses addresses, int
   out.line_count = 0;
   if (active_mask == 0) return;
 
+  const int sectors_per_line_shift = line_shift_ - sector_shift_;
+  const std::uint64_t sector_in_line_mask = (std::uint64_t{1} << sectors_per_line_shift) - 1;
+  if (contiguous_lanes(active_mask, addresses.data(), width_bytes)) {
+    // One byte range: its sectors in order, no sort needed.
+    const std::uint64_t first = addresses[0] >> sector_shift_;
+    const std::uint64_t last =
+        (addresses[0] + static_cast<std::uint64_t>(width_bytes) * kWarpLanes - 1) >> sector_shift_;
+    for (std::uint64_t sector = first; sector <= last; ++sector) {
+      const std::uint64_t line_address = (sector >> sectors_per_line_shift) << line_shift_;
+      if (out.line_count == 0 || out.lines[out.line_count - 1].line_address != line_address) {
+        out.lines[out.line_count++] = LineAccess{line_address, 0};
+      }
+      out.lines[out.line_count - 1].sector_mask |= 1u << (sector & sector_in_line_mask);
+      out.sectors[out.sector_count++] = sector << sector_shift_;
+    }
+    return;
+  }
+
   // Sector indices first; a lane touches at most two since width <= sector size.
   const std::uint64_t sector_offset_mask = (std::uint64_t{1} << sector_shift_) - 1;
   int count = 0;
@@ -65,8 +83,6 @@ void Coalescer::coalesce(std::uint32_t active_mask, LaneAddresses addresses, int
       std::unique(out.sectors.begin(), out.sectors.begin() + count) - out.sectors.begin());
 
   // Sorted sectors group by line; convert indices to byte addresses on the way.
-  const int sectors_per_line_shift = line_shift_ - sector_shift_;
-  const std::uint64_t sector_in_line_mask = (std::uint64_t{1} << sectors_per_line_shift) - 1;
   for (int i = 0; i < out.sector_count; ++i) {
     const std::uint64_t sector = out.sectors[i];
     const std::uint64_t line = sector >> sectors_per_line_shift;

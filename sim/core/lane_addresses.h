@@ -23,4 +23,19 @@ constexpr bool is_valid_access_width(int width_bytes) {
          width_bytes == 16;
 }
 
+/// True when all 32 lanes are active and lane i accesses `addresses[0] + i * width_bytes` (the
+/// unit-stride pattern of most global accesses): the warp then touches one contiguous byte range.
+inline bool contiguous_lanes(std::uint32_t active_mask, const std::uint64_t* addresses,
+                             int width_bytes) {
+  if (active_mask != ~std::uint32_t{0}) return false;
+  const std::uint64_t first = addresses[0];
+  const auto width = static_cast<std::uint64_t>(width_bytes);
+  if (first > ~std::uint64_t{0} - width * kWarpLanes) return false;  // the range would wrap
+  bool same = true;
+  for (int lane = 1; lane < kWarpLanes; ++lane) {
+    same &= addresses[lane] == first + width * static_cast<std::uint64_t>(lane);
+  }
+  return same;
+}
+
 }  // namespace warpsim::core

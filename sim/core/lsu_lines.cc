@@ -72,6 +72,25 @@ void LsuLineBuilder::coalesce(const WarpAccess& access, LsuLines& out) {
 
 void LsuLineBuilder::count_bytes(const WarpAccess& access, LsuLines& out) {
   const auto sectors_per_line = static_cast<std::size_t>(mem::kSectorsPerLine);
+  if (contiguous_lanes(access.mask, access.addresses, access.width_bytes)) {
+    // One byte range: each sector holds its overlap with the range.
+    const std::uint64_t begin = access.addresses[0];
+    const std::uint64_t end = begin + static_cast<std::uint64_t>(access.width_bytes) * kWarpLanes;
+    for (int i = 0; i < out.count; ++i) {
+      LsuLine& line = out.lines[static_cast<std::size_t>(i)];
+      int bytes = 0;
+      for (std::size_t s = 0; s < sectors_per_line; ++s) {
+        const std::uint64_t sector = line.line_address + s * mem::kSectorBytes;
+        const std::uint64_t lo = std::max(sector, begin);
+        const std::uint64_t hi = std::min(sector + mem::kSectorBytes, end);
+        if (lo >= hi) continue;
+        bytes += static_cast<int>(hi - lo);
+        if (hi - lo == mem::kSectorBytes) line.full = static_cast<std::uint8_t>(line.full | (1u << s));
+      }
+      line.bytes = static_cast<std::uint16_t>(bytes);
+    }
+    return;
+  }
   std::fill_n(byte_masks_.begin(), static_cast<std::size_t>(out.count) * sectors_per_line, 0u);
   const auto* first = out.lines.begin();
   const auto* last = first + out.count;

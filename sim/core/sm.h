@@ -118,6 +118,7 @@ class Sm final : public engine::Component, private CompletionSink {
     ready_at_[static_cast<std::size_t>(slot)] = std::min(ready_at_[static_cast<std::size_t>(slot)], at);
     smsp_next_[static_cast<std::size_t>(smsp)] = std::min(smsp_next_[static_cast<std::size_t>(smsp)], at);
     lowered_ |= 1u << smsp;
+    ++lower_count_;
   }
   // Recomputes smsp_next_[s] from ready_at_ for the SMSPs in `smsps` (bit s).
   void refresh_smsp_next(unsigned smsps);
@@ -152,6 +153,7 @@ class Sm final : public engine::Component, private CompletionSink {
   engine::Cycle last_account_ = 0;
   engine::Cycle wake_hint_ = engine::kSleep;
   unsigned lowered_ = 0;  // bit s: a ready cycle of SMSP s was lowered during this tick's issue
+  std::uint64_t lower_count_ = 0;  // ready cycles lowered so far
   // Per SMSP: the minimum of ready_at_ over its resident warps, exact between ticks (lowered by
   // wake-ups, recomputed for the scanned SMSPs at the end of each tick), so an SMSP with nothing
   // ready is skipped.

@@ -60,23 +60,34 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
   // so warps refused for the same queue at their last evaluation are refused again (same stall
   // reason, same wake-up) without being re-evaluated.
   std::array<bool, 4> still_full{};
-  // The warps due for evaluation are spread over cold memory: start loading them all first.
-  for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
-    const auto slot = static_cast<std::size_t>(std::countr_zero(m));
-    if (ready_at_[slot] <= now) {
-      const char* w = reinterpret_cast<const char*>(&warps_[slot]);
-      __builtin_prefetch(w);
-      __builtin_prefetch(w + 64);
-      __builtin_prefetch(&warps_[slot].scoreboard);
+  // One pass over the ready cycles finds the warps due; the others only bound `next`.
+  const WarpMask warps = smsp_warps_[static_cast<std::size_t>(smsp)];
+  WarpMask due = 0;
+  for (WarpMask m = warps; m != 0; m &= m - 1) {
+    const int slot = std::countr_zero(m);
+    const Cycle ready_at = ready_at_[static_cast<std::size_t>(slot)];
+    if (ready_at <= now) {
+      due |= WarpMask{1} << slot;
+    } else {
+      next = std::min(next, ready_at);
     }
   }
-  for (WarpMask m = smsp_warps_[static_cast<std::size_t>(smsp)]; m != 0; m &= m - 1) {
+  // The warps due for evaluation are spread over cold memory: start loading them all first.
+  for (WarpMask m = due; m != 0; m &= m - 1) {
+    const auto slot = static_cast<std::size_t>(std::countr_zero(m));
+    const char* w = reinterpret_cast<const char*>(&warps_[slot]);
+    __builtin_prefetch(w);
+    __builtin_prefetch(w + 64);
+    __builtin_prefetch(&warps_[slot].scoreboard);
+  }
+  // Warps are evaluated in slot order. Evaluating or issuing one may lower another's ready cycle
+  // (a barrier release, a warpgroup's operations starting); a warp of a higher slot that thereby
+  // becomes due is evaluated in this pass too (lower_count_ tells).
+  for (WarpMask m = due; m != 0;) {
     const int slot = std::countr_zero(m);
+    m &= m - 1;
     Cycle& ready_at = ready_at_[static_cast<std::size_t>(slot)];
-    if (ready_at > now) {
-      next = std::min(next, ready_at);
-      continue;
-    }
+    const std::uint64_t lowered_before = lower_count_;
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     if (w.refused != PipelineBackpressure::kNone &&
         still_full[static_cast<std::size_t>(w.refused)]) {
@@ -94,6 +105,14 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
       eligible |= WarpMask{1} << slot;
     } else if (w.resident) {
       next = std::min(next, ready_at);
+    }
+    if (lower_count_ != lowered_before) {
+      const WarpMask above = ~((WarpMask{2} << slot) - 1);
+      for (WarpMask a = smsp_warps_[static_cast<std::size_t>(smsp)] & above & ~m; a != 0;
+           a &= a - 1) {
+        const int other = std::countr_zero(a);
+        if (ready_at_[static_cast<std::size_t>(other)] <= now) m |= WarpMask{1} << other;
+      }
     }
   }
   if (eligible == 0) return next;
