@@ -150,6 +150,24 @@ TEST(CoreCoalescer, MatchesReferenceOnRandomPatterns) {
   EXPECT_EQ(checked, 5000);
 }
 
+TEST(CoreCoalescer, UnitStrideFullWarpsMatchReferenceAtEveryOffset) {
+  for (auto [line, sector] : {std::pair{128, 32}, std::pair{64, 32}, std::pair{128, 16},
+                              std::pair{512, 16}}) {
+    const Coalescer coalescer({line, sector});
+    CoalescedAccess access;
+    for (int width : {1, 2, 4, 8, 16}) {
+      for (std::uint64_t base = 1024; base < 1024 + 2 * 512; base += 5) {
+        const Addresses addresses = strided(base, static_cast<std::uint64_t>(width));
+        SCOPED_TRACE("line " + std::to_string(line) + " width " + std::to_string(width) +
+                     " base " + std::to_string(base));
+        coalescer.coalesce(kAllLanes, addresses, width, access);
+        EXPECT_EQ(access.requests, 1);
+        expect_matches(access, reference(kAllLanes, addresses, width, line, sector));
+      }
+    }
+  }
+}
+
 TEST(CoreCoalescer, MatchesReferenceForOtherGeometries) {
   std::mt19937_64 rng(99);
   CoalescedAccess access;

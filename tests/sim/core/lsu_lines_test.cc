@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <string>
 
 #include "arch/error.h"
 
@@ -71,6 +72,22 @@ TEST(CoreLsuLines, RandomAccessesMatchByteLevelReference) {
       const auto mask = static_cast<std::uint32_t>(rng());
       builder.build(WarpAccess{mask, lanes.data(), width}, true, out);
       expect_matches(out, mask, lanes, width);
+    }
+  }
+}
+
+TEST(CoreLsuLines, UnitStrideFullWarpsMatchByteLevelReferenceAtEveryOffset) {
+  LsuLineBuilder builder({});
+  LsuLines out;
+  for (int width : {1, 2, 4, 8, 16, 32, 64, 128}) {
+    for (std::uint64_t base = 4096; base < 4096 + 160; base += width == 1 ? 1 : 3) {
+      Lanes lanes{};
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
+        lanes[static_cast<std::size_t>(lane)] = base + static_cast<std::uint64_t>(lane) * width;
+      }
+      SCOPED_TRACE("width " + std::to_string(width) + " base " + std::to_string(base));
+      builder.build(WarpAccess{0xffffffffu, lanes.data(), width}, true, out);
+      expect_matches(out, 0xffffffffu, lanes, width);
     }
   }
 }
