@@ -19,14 +19,6 @@ void FunctionalUnits::reset() {
   for (auto& units : next_free_) units.fill(0);
 }
 
-engine::Cycle FunctionalUnits::free_at(int op_class, engine::Cycle now) const {
-  const auto c = static_cast<std::size_t>(op_class);
-  FixedCycles earliest = next_free_[c][0];
-  for (int u = 1; u < counts_[c]; ++u) earliest = std::min(earliest, next_free_[c][u]);
-  const engine::Cycle cycle = (earliest + kFixedOne - 1) / kFixedOne;
-  return std::max(cycle, now);
-}
-
 void FunctionalUnits::issue(int op_class, engine::Cycle now, FixedCycles interval) {
   const auto c = static_cast<std::size_t>(op_class);
   int best = 0;

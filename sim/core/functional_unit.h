@@ -10,6 +10,7 @@
 // Left out: result-bus (write-back) conflicts and operand-collector bank conflicts.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -51,5 +52,13 @@ class FunctionalUnits {
   std::array<std::array<FixedCycles, kMaxUnitsPerClass>, kOpClassCount> next_free_{};
   std::array<int, kOpClassCount> counts_{};
 };
+
+inline engine::Cycle FunctionalUnits::free_at(int op_class, engine::Cycle now) const {
+  const auto c = static_cast<std::size_t>(op_class);
+  FixedCycles earliest = next_free_[c][0];
+  for (int u = 1; u < counts_[c]; ++u) earliest = std::min(earliest, next_free_[c][u]);
+  const engine::Cycle cycle = (earliest + kFixedOne - 1) / kFixedOne;
+  return std::max(cycle, now);
+}
 
 }  // namespace warpsim::core

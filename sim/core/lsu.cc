@@ -47,11 +47,6 @@ void Lsu::begin_kernel(std::uint64_t carveout_bytes) {
   l1_ = L1Cache(config_, carveout_bytes);
 }
 
-bool Lsu::can_accept(int smsp) const {
-  return queued_ < config_.lsu_queue_depth_per_sm &&
-         queues_[static_cast<std::size_t>(smsp)].size < config_.lsu_queue_depth_per_smsp;
-}
-
 void Lsu::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, LsuKind kind,
                 LsuSpace space, const WarpAccess& access, engine::Cycle now) {
   Queue& queue = queues_[static_cast<std::size_t>(smsp)];

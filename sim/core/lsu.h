@@ -147,4 +147,9 @@ class Lsu {
   bool port_blocked_ = false;     // waiting for a request-port credit
 };
 
+inline bool Lsu::can_accept(int smsp) const {
+  return queued_ < config_.lsu_queue_depth_per_sm &&
+         queues_[static_cast<std::size_t>(smsp)].size < config_.lsu_queue_depth_per_smsp;
+}
+
 }  // namespace warpsim::core

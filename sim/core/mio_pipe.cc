@@ -18,11 +18,6 @@ MioPipe::MioPipe(const SmMemoryConfig& config, SmMemoryCounters& counters,
   }
 }
 
-bool MioPipe::can_accept(int smsp) const {
-  return queued_ < config_.mio_queue_depth_per_sm &&
-         queues_[static_cast<std::size_t>(smsp)].size < config_.mio_queue_depth_per_smsp;
-}
-
 SharedAccessCost MioPipe::shared_cost(const WarpAccess& access) const {
   std::array<std::uint64_t, kWarpLanes> lanes{};
   if (access.addresses == nullptr) {
@@ -61,8 +56,12 @@ int MioPipe::distinct_addresses(const WarpAccess& access) {
   // The common case first: every active lane reads the same address (a uniform constant).
   const std::uint64_t first = access.addresses[std::countr_zero(access.mask)];
   bool uniform = true;
-  for (std::uint32_t m = access.mask; m != 0 && uniform; m &= m - 1) {
-    uniform = access.addresses[std::countr_zero(m)] == first;
+  if (access.mask == ~std::uint32_t{0}) {
+    for (int lane = 1; lane < kWarpLanes; ++lane) uniform &= access.addresses[lane] == first;
+  } else {
+    for (std::uint32_t m = access.mask; m != 0 && uniform; m &= m - 1) {
+      uniform = access.addresses[std::countr_zero(m)] == first;
+    }
   }
   if (uniform) return 1;
   std::array<std::uint64_t, kWarpLanes> sorted{};

@@ -96,4 +96,9 @@ class MioPipe {
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
 };
 
+inline bool MioPipe::can_accept(int smsp) const {
+  return queued_ < config_.mio_queue_depth_per_sm &&
+         queues_[static_cast<std::size_t>(smsp)].size < config_.mio_queue_depth_per_smsp;
+}
+
 }  // namespace warpsim::core

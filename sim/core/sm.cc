@@ -158,19 +158,6 @@ void Sm::account(Cycle cycle) {
   last_account_ = cycle;
 }
 
-void Sm::charge(Warp& w, int slot, Cycle upto) {
-  if (upto <= w.since) return;
-  counters_.stalls.add(w.reason, upto - w.since);
-  if (observer_ != nullptr) observer_->on_stall({id_, slot, w.reason, w.since, upto - w.since});
-  w.since = upto;
-}
-
-void Sm::set_reason(Warp& w, int slot, Cycle cycle, StallReason reason) {
-  if (reason == w.reason) return;
-  charge(w, slot, cycle);
-  w.reason = reason;
-}
-
 void Sm::wake(Warp& w, int slot, Cycle at) {
   lower_ready(slot, w.smsp, at);
   wake_hint_ = std::min(wake_hint_, at);

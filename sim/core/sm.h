@@ -189,4 +189,18 @@ class Sm final : public engine::Component, private CompletionSink {
   std::array<Warp, kMaxWarpsPerSm> warps_{};
 };
 
+// Called for nearly every evaluation: inline.
+inline void Sm::charge(Warp& w, int slot, engine::Cycle upto) {
+  if (upto <= w.since) return;
+  counters_.stalls.add(w.reason, upto - w.since);
+  if (observer_ != nullptr) observer_->on_stall({id_, slot, w.reason, w.since, upto - w.since});
+  w.since = upto;
+}
+
+inline void Sm::set_reason(Warp& w, int slot, engine::Cycle cycle, StallReason reason) {
+  if (reason == w.reason) return;
+  charge(w, slot, cycle);
+  w.reason = reason;
+}
+
 }  // namespace warpsim::core

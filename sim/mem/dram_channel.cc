@@ -119,27 +119,34 @@ void DramChannel::accept() {
   }
 }
 
-DramCandidate DramChannel::candidate_for(std::uint32_t index, const Entry& e, bool writes) const {
+DramChannel::CandidateBounds DramChannel::candidate_bounds(bool writes) const {
   const DramTiming& t = config_.timing;
+  CandidateBounds b;
+  b.column = std::max(next_column_any_, writes ? next_write_ : next_read_);
+  const std::uint32_t data_delay = writes ? t.cwl_cycles : t.cl_cycles;
+  if (bus_free_ > data_delay) b.column = std::max(b.column, bus_free_ - data_delay);
+  b.activate = next_act_any_;
+  if (act_count_ >= 4) {
+    b.activate = std::max(b.activate, after(recent_acts_[act_count_ % 4], t.faw_cycles));
+  }
+  return b;
+}
+
+DramCandidate DramChannel::candidate_for(std::uint32_t index, const Entry& e, bool writes,
+                                         const CandidateBounds& bounds) const {
   const Bank& bank = banks_[e.bank];
   DramCandidate c{.queue_index = index, .age = e.age};
   if (bank.open && bank.row == e.row) {
     c.command = writes ? DramCommand::kWrite : DramCommand::kRead;
-    Cycle earliest = std::max({bank.next_column, next_column_any_, next_column_group_[e.bank_group],
-                               writes ? next_write_ : next_read_});
-    const std::uint32_t data_delay = writes ? t.cwl_cycles : t.cl_cycles;
-    if (bus_free_ > data_delay) earliest = std::max(earliest, bus_free_ - data_delay);
-    c.earliest = earliest;
+    c.earliest =
+        std::max({bank.next_column, next_column_group_[e.bank_group], bounds.column});
   } else if (bank.open) {
     c.command = DramCommand::kPrecharge;
     c.closes_hit_row = hit_queued_[e.bank] != 0;
     c.earliest = bank.next_pre;
   } else {
     c.command = DramCommand::kActivate;
-    Cycle earliest = std::max({bank.next_act, next_act_any_, next_act_group_[e.bank_group]});
-    if (act_count_ >= 4)
-      earliest = std::max(earliest, after(recent_acts_[act_count_ % 4], t.faw_cycles));
-    c.earliest = earliest;
+    c.earliest = std::max({bank.next_act, next_act_group_[e.bank_group], bounds.activate});
   }
   return c;
 }
@@ -263,8 +270,9 @@ Cycle DramChannel::tick(Cycle now) {
       if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
     }
     candidates_.clear();
+    const CandidateBounds bounds = candidate_bounds(writes);
     for (std::uint32_t i = 0; i < queue.size(); ++i) {
-      candidates_.push_back(candidate_for(i, queue[i], writes));
+      candidates_.push_back(candidate_for(i, queue[i], writes, bounds));
     }
     const int pick = scheduler_->pick(candidates_, now);
     if (pick != DramScheduler::kNone) {

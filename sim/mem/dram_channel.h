@@ -141,8 +141,17 @@ class DramChannel final : public engine::Component {
     MemResponse response{};
   };
 
+  // The channel-wide lower bounds of a column command (bus, tCCD_S, tWTR / tRTW) and of an ACT
+  // (tRRD_S, tFAW) this tick, shared by every candidate.
+  struct CandidateBounds {
+    engine::Cycle column = 0;
+    engine::Cycle activate = 0;
+  };
+
   void accept();
-  DramCandidate candidate_for(std::uint32_t index, const Entry& entry, bool writes) const;
+  CandidateBounds candidate_bounds(bool writes) const;
+  DramCandidate candidate_for(std::uint32_t index, const Entry& entry, bool writes,
+                              const CandidateBounds& bounds) const;
   void issue(const DramCandidate& candidate, engine::Cycle now, bool writes);
   void catch_up_refresh(engine::Cycle now);
   engine::Cycle refresh_step(engine::Cycle now);
