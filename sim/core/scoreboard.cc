@@ -32,7 +32,6 @@ int Scoreboard::flat_index(traces::Reg reg) {
 void Scoreboard::clear() {
   bits_.fill(0);
   used_ = 0;
-  overlap_ = false;
 }
 
 void Scoreboard::set_bits(int first, int count, bool value) {
@@ -62,16 +61,6 @@ void Scoreboard::fold(const Entry& e, Hazard& hazard) const {
 
 void Scoreboard::check_slot(int slot, Cycle now, Hazard& hazard) {
   if (slot < 0 || !test(slot)) return;
-  if (!overlap_) {
-    // Exactly one entry covers the slot.
-    const int i = slot_entry_[static_cast<std::size_t>(slot)];
-    if (entries_[i].ready <= now) {
-      release(i);
-    } else {
-      fold(entries_[i], hazard);
-    }
-    return;
-  }
   for (std::uint32_t m = used_; m != 0; m &= m - 1) {
     const int i = std::countr_zero(m);
     const Entry& e = entries_[i];
@@ -96,7 +85,8 @@ Hazard Scoreboard::check(const traces::WarpInstruction& inst, int dst_regs, Cycl
     ++writes;
     for (int r = 0; r < dst_regs; ++r) check_slot(first + r, now, hazard);
   }
-  if (writes == 0 || static_cast<int>(traces::popcount(~used_ & 0xFFFFFFFFu)) >= writes) return hazard;
+  if (writes == 0 || static_cast<int>(traces::popcount(~used_ & 0xFFFFFFFFu)) >= writes)
+    return hazard;
   // Out of entries: reclaim expired ones, else wait for the earliest to clear.
   Cycle earliest = kSleep;
   DependencyKind earliest_kind = DependencyKind::kFixed;
@@ -130,10 +120,6 @@ void Scoreboard::record(const traces::WarpInstruction& inst, int dst_regs, Cycle
     entries_[slot] = Entry{ready, op_id, static_cast<std::uint16_t>(first),
                            static_cast<std::uint8_t>(count), kind};
     used_ |= 1u << slot;
-    for (int s = first; s < first + count; ++s) {
-      if (test(s)) overlap_ = true;
-      slot_entry_[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(slot);
-    }
     set_bits(first, count, true);
   }
 }

@@ -86,13 +86,7 @@ class Scoreboard {
   void release(int entry);
 
   std::uint32_t used_ = 0;  // bit i: entries_[i] in use
-  // Set when a write was recorded over a slot another entry already covers (two destinations of
-  // one instruction overlapping): slot_entry_ can then name only one of them, and checks scan
-  // every entry until clear().
-  bool overlap_ = false;
   std::array<std::uint64_t, (kRegisterSlots + 63) / 64> bits_{};
-  // Per register slot whose bit is set: the entry covering it (valid while !overlap_).
-  std::array<std::uint8_t, kRegisterSlots> slot_entry_{};
   std::array<Entry, kCapacity> entries_{};
 };
 
