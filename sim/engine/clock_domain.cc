@@ -39,8 +39,7 @@ ClockDomain ClockDomain::from_mhz(std::string name, double mhz) {
   return ClockDomain(std::move(name), khz);
 }
 
-Time ClockDomain::time_of(Cycle c) const {
-  if (c <= fast_cycle_limit_) return c * num_ / den_;
+Time ClockDomain::time_of_wide(Cycle c) const {
   const Wide t = static_cast<Wide>(c) * num_ / den_;
   if (t >= kNever) return kNever;
   return static_cast<Time>(t);

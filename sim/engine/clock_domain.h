@@ -48,7 +48,10 @@ class ClockDomain {
 
   /// The time at which cycle `c` starts: floor(c * 10^9 / f_kHz) ps, or kNever when that does not
   /// fit in 64 bits (or `c` is kSleep).
-  Time time_of(Cycle c) const;
+  Time time_of(Cycle c) const {
+    if (c <= fast_cycle_limit_) return c * num_ / den_;  // the common case, inline
+    return time_of_wide(c);
+  }
 
   /// The length of `n` cycles, rounded down to whole picoseconds. A message sent at the start of
   /// cycle c with this latency reaches a receiver of the same domain exactly at cycle c + n.
@@ -61,6 +64,8 @@ class ClockDomain {
   Cycle cycle_at(Time t) const;
 
  private:
+  Time time_of_wide(Cycle c) const;
+
   std::string name_;
   std::uint64_t frequency_khz_;
   // Period in ps as the reduced fraction num_ / den_.

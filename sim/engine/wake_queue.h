@@ -34,11 +34,11 @@ class WakeQueue {
   /// Adds a wake-up.
   void push(const Wake& w) {
     heap_.push_back(w);
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
   }
   /// Removes and returns the earliest wake-up; requires !empty().
   Wake pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Wake w = heap_.back();
     heap_.pop_back();
     return w;
@@ -47,13 +47,16 @@ class WakeQueue {
   template <class Map>
   void remap_ids(const Map& map) {
     for (Wake& w : heap_) w.id = map[w.id];
-    std::make_heap(heap_.begin(), heap_.end(), later);
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
   }
 
  private:
-  static bool later(const Wake& a, const Wake& b) {
-    return a.time > b.time || (a.time == b.time && a.id > b.id);
-  }
+  // A function object rather than a function pointer, so the heap operations inline it.
+  struct Later {
+    bool operator()(const Wake& a, const Wake& b) const {
+      return a.time > b.time || (a.time == b.time && a.id > b.id);
+    }
+  };
   std::vector<Wake> heap_;
 };
 
