@@ -54,6 +54,11 @@ const std::vector<CalibrationTarget>& nvidia_calibration_targets() {
        .points = {"copy/n=1048576", "saxpy/n=1048576"},
        .tied = {},
        .why = "the shortest streaming kernels: elapsed time outside the CTAs' own work"},
+      {.parameter = "launch.cta_launch_cycles",
+       .points = {"copy/n=16777216", "saxpy/n=16777216"},
+       .tied = {},
+       .why = "HBM-bound streaming over 62 waves of CTAs: the time a CTA slot stays empty between "
+              "a CTA's exit and its successor's first issue"},
       {.parameter = "functional_units.fp32.latency_cycles",
        .points = {"ffma_dependent/ctas=1,threads=32"},
        .tied = {},

@@ -136,6 +136,8 @@ class Sm final : public engine::Component, private CompletionSink {
   bool unit_ready(Warp& w, int slot, const OpcodeDecode& d, engine::Cycle now);
   bool block(Warp& w, int slot, engine::Cycle now, StallReason reason, engine::Cycle until);
   void issue(Warp& w, int slot, engine::Cycle now);
+  // Holds SMSP `smsp`'s dispatch while the operand collector reads `inst`'s general registers.
+  void hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, engine::Cycle now);
   void issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,
                     engine::Cycle now);
   void barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, bool wait,
@@ -158,6 +160,9 @@ class Sm final : public engine::Component, private CompletionSink {
   // wake-ups, recomputed for the scanned SMSPs at the end of each tick), so an SMSP with nothing
   // ready is skipped.
   std::array<engine::Cycle, kMaxSubPartitions> smsp_next_{};
+  // Per SMSP: the first cycle its dispatch is free again (an instruction with more register
+  // reads than the operand collector serves per cycle holds it).
+  std::array<engine::Cycle, kMaxSubPartitions> dispatch_free_{};
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
   std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
   // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).

@@ -111,6 +111,9 @@ struct SmConfig {
   /// Functional units per arch::OpClass (index = enum value).
   std::array<FunctionalUnitConfig, kOpClassCount> units = default_units();
   int branch_resolve_cycles = 4;    ///< A branch's warp may issue again after this many cycles.
+  /// General-register operands an SMSP reads per cycle (0: unlimited): an ALU instruction with
+  /// more (reuse-cache operands excepted) holds the SMSP's dispatch for the extra cycles.
+  int register_reads_per_cycle = 0;
   int barrier_latency_cycles = 12;  ///< From the last arrival at BAR.SYNC to the warps' release.
   TensorConfig tensor;              ///< Tensor Cores.
   AmdConfig amd;                    ///< CDNA options.

@@ -54,6 +54,11 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
 }  // namespace
 
 Cycle Sm::issue_smsp(int smsp, Cycle now) {
+  // Still reading the previous instruction's operands: nothing dispatches (the waiting warps keep
+  // their last stall reason).
+  if (dispatch_free_[static_cast<std::size_t>(smsp)] > now) {
+    return dispatch_free_[static_cast<std::size_t>(smsp)];
+  }
   WarpMask eligible = 0;
   Cycle next = kSleep;
   // Pipeline queues found full this cycle: the pipeline does not change until this SMSP issues,
@@ -311,6 +316,7 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       fu.issue(d.op_class, now, d.interval);
       w.scoreboard.record(inst, d.dst_regs, now + static_cast<Cycle>(d.latency_cycles),
                           d.dependency, 0);
+      hold_dispatch_for_reads(w.smsp, inst, now);
       break;
   }
   // The compiler's stall count: the warp's next instruction waits that many cycles (ncu's
@@ -320,6 +326,20 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
     if (d.kind != ExecKind::kBranch) w.hold_reason = StallReason::kWait;
   }
   if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
+}
+
+void Sm::hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, Cycle now) {
+  const int per_cycle = config_.register_reads_per_cycle;
+  if (per_cycle <= 0) return;
+  int reads = 0;
+  for (int i = 0; i < inst.num_src; ++i) {
+    const traces::Reg r = inst.src[static_cast<std::size_t>(i)];
+    if (r.kind() == traces::RegKind::kGeneral && !r.is_zero() && ((inst.reuse >> i) & 1u) == 0) {
+      ++reads;
+    }
+  }
+  const int cycles = (reads + per_cycle - 1) / per_cycle;
+  if (cycles > 1) dispatch_free_[static_cast<std::size_t>(smsp)] = now + static_cast<Cycle>(cycles);
 }
 
 void Sm::issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,

@@ -57,6 +57,26 @@ TEST(CoreSmIssue, ImadRunsOnTheFmaPipe) {
   EXPECT_EQ(chain("IADD3", 6, false), every(0, 2, 6));  // the 16-lane integer pipe
 }
 
+TEST(CoreSmIssue, RegisterReadsBeyondTheCollectorsRateHoldDispatch) {
+  SmConfig config;
+  config.register_reads_per_cycle = 2;
+  // Three register sources: two cycles of operand reads each.
+  EXPECT_EQ(chain("FFMA", 5, false, config), every(0, 2, 5));
+  // Two of them from the reuse cache: one read, one per cycle.
+  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    for (std::uint32_t i = 0; i < 5; ++i) {
+      w.add("FFMA", {gpr(10 + i)}, {gpr(1), gpr(2), gpr(3)});
+      w.last().reuse = 0b110;
+    }
+    w.add("EXIT");
+  });
+  SmBench bench{config};
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), every(0, 1, 6));
+  // Unlimited by default.
+  EXPECT_EQ(chain("FFMA", 5, false), every(0, 1, 5));
+}
+
 TEST(CoreSmIssue, TheCompilersStallCountHoldsTheNextInstruction) {
   auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
     w.add("FADD", {gpr(10)}, {gpr(1), gpr(2)});

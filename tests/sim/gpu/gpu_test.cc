@@ -53,7 +53,9 @@ TEST(GpuConfig, H200FromItsDescription) {
   // HBM load-to-use 628 (fitted) = 37 + 2 x NoC 80 + 2 x crossbar 2 + tRCD 45 + CL 45 + burst 8
   // DRAM cycles (61.5 SM cycles) + the slice's fill latency 366.
   EXPECT_EQ(c.memory.l2.fill_latency_cycles, 366u);
-  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 5275u);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 3306u);
+  EXPECT_EQ(c.dispatch.cta_launch_cycles, 572u);
+  EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
   EXPECT_EQ(c.sm.limits.max_warps_per_sm, 64);
   EXPECT_EQ(c.sm.tensor.dense_flop_per_clk_per_sm[0], 4096);
   EXPECT_TRUE(c.warnings.empty());
