@@ -233,11 +233,19 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
 void Sm::wake_throttled(Cycle now) {
   for (int s = 0; s < smsps_; ++s) {
     WarpMask& waiting = throttled_[static_cast<std::size_t>(s)];
+    if (waiting == 0) continue;
+    // Whether each queue has room (asked once: nothing changes the pipeline in this loop).
+    std::array<std::int8_t, 4> room{-1, -1, -1, -1};
     for (WarpMask m = waiting; m != 0; m &= m - 1) {
       const int slot = std::countr_zero(m);
       Warp& w = warps_[static_cast<std::size_t>(slot)];
-      if (!w.resident || w.refused == PipelineBackpressure::kNone ||
-          pipeline_->has_room(w.refused, s)) {
+      bool wake_now = !w.resident || w.refused == PipelineBackpressure::kNone;
+      if (!wake_now) {
+        std::int8_t& known = room[static_cast<std::size_t>(w.refused)];
+        if (known < 0) known = pipeline_->has_room(w.refused, s) ? 1 : 0;
+        wake_now = known != 0;
+      }
+      if (wake_now) {
         waiting &= ~(WarpMask{1} << slot);
         if (w.resident) lower_ready(slot, s, now);
       }

@@ -14,9 +14,14 @@ void EventQueue::resize(std::size_t n) {
 }
 
 std::size_t EventQueue::find(Time time) const {
-  // buckets_ is sorted by decreasing time: the first index whose time is <= `time`.
-  std::size_t lo = 0;
+  // buckets_ is sorted by decreasing time: the first index whose time is <= `time`. Most times
+  // asked for lie among the earliest few buckets (the back): look there first.
   std::size_t hi = buckets_.size();
+  for (int step = 0; step < 4 && hi > 0; ++step) {
+    if (buckets_[hi - 1].time > time) return hi;
+    --hi;
+  }
+  std::size_t lo = 0;
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
     if (buckets_[mid].time > time) {
