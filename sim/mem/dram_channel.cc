@@ -141,8 +141,7 @@ DramCandidate DramChannel::candidate_for(std::uint32_t index, const Entry& e, bo
     c.earliest =
         std::max({bank.next_column, next_column_group_[e.bank_group], bounds.column});
   } else if (bank.open) {
-    c.command = DramCommand::kPrecharge;
-    c.closes_hit_row = hit_queued_[e.bank] != 0;
+    c.command = DramCommand::kPrecharge;  // closes_hit_row: set by tick() afterwards
     c.earliest = bank.next_pre;
   } else {
     c.command = DramCommand::kActivate;
@@ -265,14 +264,24 @@ Cycle DramChannel::tick(Cycle now) {
     if (next == now + 1) note_progress();  // a PRE or the refresh issued
   } else if (!queue.empty()) {
     next = next_refresh_;
-    std::fill(hit_queued_.begin(), hit_queued_.end(), std::uint8_t{0});
-    for (const Entry& e : queue) {
-      if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
-    }
     candidates_.clear();
     const CandidateBounds bounds = candidate_bounds(writes);
+    bool precharges = false;
     for (std::uint32_t i = 0; i < queue.size(); ++i) {
       candidates_.push_back(candidate_for(i, queue[i], writes, bounds));
+      precharges |= candidates_.back().command == DramCommand::kPrecharge;
+    }
+    if (precharges) {
+      // A PRE that would close a row other queued requests hit is marked for the scheduler.
+      std::fill(hit_queued_.begin(), hit_queued_.end(), std::uint8_t{0});
+      for (const Entry& e : queue) {
+        if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
+      }
+      for (DramCandidate& c : candidates_) {
+        if (c.command == DramCommand::kPrecharge) {
+          c.closes_hit_row = hit_queued_[queue[c.queue_index].bank] != 0;
+        }
+      }
     }
     const int pick = scheduler_->pick(candidates_, now);
     if (pick != DramScheduler::kNone) {

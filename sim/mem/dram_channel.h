@@ -170,7 +170,7 @@ class DramChannel final : public engine::Component {
   std::vector<Bank> banks_;
   std::vector<engine::Cycle> next_act_group_;     // tRRD_L per bank group
   std::vector<engine::Cycle> next_column_group_;  // tCCD_L per bank group
-  std::vector<std::uint8_t> hit_queued_;          // per bank, scratch of one tick
+  std::vector<std::uint8_t> hit_queued_;          // per bank, scratch of a tick with a PRE
   std::vector<DramCandidate> candidates_;         // scratch of one tick
   engine::Cycle next_act_any_ = 0;
   engine::Cycle next_column_any_ = 0;
