@@ -43,6 +43,26 @@ class XorFoldHash final : public AddressHash {
   int chunk_bits_;
 };
 
+class RotatedHash final : public AddressHash {
+ public:
+  explicit RotatedHash(const AddressHashConfig& config)
+      : AddressHash(config), slices_(config.slices) {}
+
+ protected:
+  std::uint32_t slice_of_line(std::uint64_t line_index) const override {
+    std::uint64_t q = line_index / slices_;
+    q ^= q >> 17;  // murmur3-style finaliser: every bit of q moves the rotation
+    q *= 0xed5ad4bbULL;
+    q ^= q >> 11;
+    q *= 0xac4c1b51ULL;
+    q ^= q >> 15;
+    return static_cast<std::uint32_t>((line_index % slices_ + q % slices_) % slices_);
+  }
+
+ private:
+  std::uint64_t slices_;
+};
+
 }  // namespace
 
 AddressHash::AddressHash(const AddressHashConfig& config) : config_(config) {
@@ -64,6 +84,7 @@ PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry() {
     PolicyRegistry<AddressHash, const AddressHashConfig&> r("address hash");
     r.add("modulo", [](const AddressHashConfig& c) { return std::make_unique<ModuloHash>(c); });
     r.add("xor_fold", [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c); });
+    r.add("rotated", [](const AddressHashConfig& c) { return std::make_unique<RotatedHash>(c); });
     return r;
   }();
   return registry;

@@ -10,6 +10,11 @@
 //                taken mod slices (with a power-of-two slice count, any aligned run of `slices`
 //                consecutive lines visits every slice once, and strides that are multiples of
 //                the slice count still spread).
+//   "rotated"  - slice = (line index + h(line index / slices)) mod slices, h a murmur3-style
+//                mix: every aligned run of `slices` consecutive lines visits every slice once
+//                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a
+//                contiguous range loads every slice within one line of the others, and the
+//                rotation spreads strides that are multiples of the slice count.
 //
 // Left out: the undocumented hash of real NVIDIA parts, and replication of lines in both
 // partitions (data never lives in two slices).
@@ -71,7 +76,7 @@ class AddressHash {
   std::uint32_t slices_per_partition_;
 };
 
-/// The registry of address hashes; built-ins: "modulo", "xor_fold".
+/// The registry of address hashes; built-ins: "modulo", "xor_fold", "rotated".
 PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry();
 
 /// Builds the hash called `name` (config field `field` for errors).

@@ -1,5 +1,6 @@
 #include "sim/mem/address_mapping.h"
 
+#include <algorithm>
 #include <string>
 
 #include "arch/error.h"
@@ -91,6 +92,14 @@ AddressMapping::AddressMapping(const DramGeometry& g) : geometry_(g) {
 }
 
 AddressMapping::~AddressMapping() = default;
+
+std::uint64_t AddressMapping::die_line_index(std::uint64_t address, std::uint32_t dies) const {
+  const std::uint64_t chunk_lines = geometry_.interleave_bytes / kLineBytes;
+  const std::uint64_t channels_per_die = std::max<std::uint32_t>(1, geometry_.channels / dies);
+  const std::uint64_t round = address / geometry_.interleave_bytes / geometry_.channels;
+  const std::uint64_t rank = map(address).channel % channels_per_die;
+  return (round * channels_per_die + rank) * chunk_lines + (address / kLineBytes) % chunk_lines;
+}
 
 PolicyRegistry<AddressMapping, const DramGeometry&>& address_mapping_registry() {
   static PolicyRegistry<AddressMapping, const DramGeometry&> registry = [] {

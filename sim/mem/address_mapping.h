@@ -55,6 +55,12 @@ class AddressMapping {
   const DramGeometry& geometry() const { return geometry_; }
   /// Banks per channel.
   std::uint32_t banks() const { return geometry_.bank_groups * geometry_.banks_per_group; }
+  /// With the channels split into `dies` equal groups by index (die = channel / (channels /
+  /// dies)): the rank of the line holding `address` among the lines of its die, counted round by
+  /// round (a round is one interleave chunk per channel). Dense and one-to-one per die, because
+  /// every built-in mapping sends one round's chunks to distinct channels; the die-interleaved
+  /// L2 homes hash and index it so that the homes of one die fill its slices and sets evenly.
+  std::uint64_t die_line_index(std::uint64_t address, std::uint32_t dies) const;
 
  private:
   DramGeometry geometry_;

@@ -24,6 +24,7 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   }
   sets_ = static_cast<std::uint32_t>(sets);
   divisor_ = config.index_divisor;
+  set_line_ = config.set_line;
   ways_ = config.ways;
   policy_ = make_replacement_policy(config.replacement,
                                     {.sets = sets_, .ways = ways_, .seed = config.seed},

@@ -6,13 +6,15 @@
 // victim and reporting it with its dirty sectors) and marks the requested sectors valid, meaning
 // "present or being fetched". The owner tracks fetches in flight (MSHRs), so the tag contents are
 // a pure function of the sequence of accesses, whatever the memory timing. The set of a line is
-// its line number divided by `index_divisor`, modulo the number of sets. Invalid ways (lowest index first) fill before the
-// policy is asked for a victim. Storage is sized once; no access allocates.
+// its line number (or `set_line` of its address) divided by `index_divisor`, modulo the number of
+// sets. Invalid ways (lowest index first) fill before the policy is asked for a victim. Storage is
+// sized once; no access allocates.
 //
-// Left out: data, ECC, set-index hashing, way prediction, and partial tags.
+// Left out: data, ECC, XOR set-index hashing, way prediction, and partial tags.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +33,9 @@ struct CacheTagsConfig {
   /// interleaved shares of the address space (an L2 slice) sets n, so that the bits choosing
   /// the share do not also choose the set.
   std::uint32_t index_divisor = 1;
+  /// When set, the line number that the set index divides instead of line_address / 128 (an L2
+  /// slice of die-interleaved homes indexes by the line's rank among its die's lines).
+  std::function<std::uint64_t(std::uint64_t line_address)> set_line = {};
 };
 
 /// One valid line: its address and sector bits.
@@ -81,7 +86,8 @@ class CacheTags {
   std::uint32_t ways() const { return ways_; }
   /// The set that `line_address` maps to.
   std::uint32_t set_of(std::uint64_t line_address) const {
-    return static_cast<std::uint32_t>(((line_address >> 7) / divisor_) % sets_);
+    const std::uint64_t line = set_line_ ? set_line_(line_address) : line_address >> 7;
+    return static_cast<std::uint32_t>((line / divisor_) % sets_);
   }
 
  private:
@@ -94,6 +100,7 @@ class CacheTags {
   std::uint32_t sets_ = 0;
   std::uint32_t ways_ = 0;
   std::uint64_t divisor_ = 1;
+  std::function<std::uint64_t(std::uint64_t)> set_line_;
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;
 };

@@ -92,6 +92,14 @@ void MemorySystem::build_slices(engine::Engine& engine, const engine::ClockDomai
     c.sms = config_.sms;
     c.tags.seed = config_.l2.tags.seed + s;
     c.tags.index_divisor = config_.l2_per_die ? slices_per_die_ : config_.l2_slices;
+    if (dies > 1 && !config_.l2_per_die) {
+      // One home per line: a die's slices see every other chunk of lines, so they index (as the
+      // hash chooses them) by the line's rank among its die's lines.
+      c.tags.index_divisor = slices_per_die_;
+      c.tags.set_line = [mapping = mapping_.get(), dies](std::uint64_t line) {
+        return mapping->die_line_index(line, dies);
+      };
+    }
     slices_.push_back(std::make_unique<L2Slice>(indexed("mem.l2", s), l2_domain, c));
   }
   // With near-partition copies the slices of one column tick as one component (l2_slice_group.h).
@@ -127,7 +135,7 @@ void MemorySystem::build_slices(engine::Engine& engine, const engine::ClockDomai
     } else {
       const std::uint32_t local = slices_per_die_;
       route = [this, hash, d, local](std::uint64_t line) {
-        return home_die(line) == d ? hash->locate(line).slice : local;
+        return home_die(line) == d ? hash->locate(die_line(line)).slice : local;
       };
     }
     nocs_.push_back(std::make_unique<Interconnect>(dies == 1 ? std::string("mem.noc")
@@ -235,8 +243,8 @@ MemLink MemorySystem::attach_sm(engine::Component& sm) {
 
 std::uint32_t MemorySystem::slice_for(std::uint64_t address, std::uint32_t sm) const {
   const std::uint64_t line = line_of(address);
-  const std::uint32_t local = hash_->locate(line).slice;
-  if (config_.dies == 1) return local;
+  if (config_.dies == 1) return hash_->locate(line).slice;
+  const std::uint32_t local = hash_->locate(config_.l2_per_die ? line : die_line(line)).slice;
   const std::uint32_t die = config_.l2_per_die ? sm / sms_per_die_ : home_die(line);
   return die * slices_per_die_ + local;
 }

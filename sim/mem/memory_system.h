@@ -7,7 +7,9 @@
 // Chiplets (`dies` > 1): SMs, L2 slices and channels split evenly into dies by index.
 //  - One home per line (`l2_per_die` false; B200): a line's home die is the die of its DRAM
 //    channel (so homes interleave across the dies as finely as the channels do, and an L2 miss
-//    never leaves its die), its slice there chosen by the address hash over the die's slices.
+//    never leaves its die), its slice there and the set in it chosen from the line's rank among
+//    the die's lines (AddressMapping::die_line_index): the hash over the die's slices, the set
+//    from the rank / slices per die, so that a footprint of up to the whole L2 fills every set.
 //    Each die has its own SM crossbar ("mem.noc[d]") whose last output and last input are the
 //    die-to-die link ("mem.d2d", die_link.h): a request for a line homed on the other die
 //    crosses the link into that die's crossbar and its response crosses back. Two dies only.
@@ -134,6 +136,11 @@ class MemorySystem {
   /// The home die of a line (one home per line): the die of its channel.
   std::uint32_t home_die(std::uint64_t line) const {
     return mapping_->map(line).channel / channels_per_die_;
+  }
+  /// The address the hash sees for a line with one home per line: its rank among its home
+  /// die's lines (address_mapping.h), so that each die's slices split its lines evenly.
+  std::uint64_t die_line(std::uint64_t line) const {
+    return mapping_->die_line_index(line, config_.dies) * kLineBytes;
   }
 
   engine::Engine* engine_;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "arch/error.h"
 
@@ -36,6 +38,33 @@ TEST(MemAddressHash, XorFoldVisitsEverySliceOncePerAlignedRun) {
   EXPECT_EQ(hash->locate(0x12 * 128).slice, 3u);
 }
 
+TEST(MemAddressHash, RotatedLoadsEverySliceWithinOneLineOverAContiguousRange) {
+  const auto hash = make_address_hash("rotated", {.slices = 120, .partitions = 2, .sms = 132});
+  // Every aligned run of 120 lines visits every slice once.
+  for (std::uint64_t base : {0ull, 120ull * 1000, 120ull * 77777}) {
+    std::set<std::uint32_t> seen;
+    for (std::uint64_t i = 0; i < 120; ++i) seen.insert(hash->locate((base + i) * 128).slice);
+    EXPECT_EQ(seen.size(), 120u) << "base " << base;
+  }
+  // Any range starting on a run boundary loads every slice within one line of the others (any
+  // range within two); xor_fold over 120 slices loads slices 0-7 twice as much as the rest.
+  const auto xor_fold = make_address_hash("xor_fold", {.slices = 120, .partitions = 2, .sms = 132});
+  const auto spread = [](const AddressHash& h, std::uint64_t first, std::uint64_t lines) {
+    std::vector<std::uint64_t> per_slice(120, 0);
+    for (std::uint64_t l = first; l < first + lines; ++l) ++per_slice[h.locate(l * 128).slice];
+    const auto [lo, hi] = std::minmax_element(per_slice.begin(), per_slice.end());
+    return *hi - *lo;
+  };
+  EXPECT_LE(spread(*hash, 120 * 5, 245'761), 1u);
+  EXPECT_LE(spread(*hash, 120 * 9 + 37, 245'760), 2u);
+  EXPECT_EQ(spread(*xor_fold, 0, 245'760), 1920u);  // 3840 lines on slices 0-7, 1920 elsewhere
+  // A stride of 120 lines, which modulo sends to one slice, spreads.
+  std::set<std::uint32_t> strided;
+  for (std::uint64_t i = 0; i < 120; ++i) strided.insert(hash->locate(i * 120 * 128).slice);
+  EXPECT_EQ(strided.size(), 68u);
+  EXPECT_EQ(hash->locate(130 * 128).partition, hash->locate(130 * 128).slice / 60);
+}
+
 TEST(MemAddressHash, SmsSplitIntoHalvesByIndex) {
   const auto hash = make_address_hash("modulo", {.slices = 4, .partitions = 2, .sms = 5});
   EXPECT_EQ(hash->sm_partition(0), 0u);
@@ -67,7 +96,8 @@ TEST(MemAddressHash, UnknownNameListsTheKnownOnes) {
     FAIL() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "arch.l2.hash: unknown address hash 'crc'; expected one of: modulo, xor_fold");
+              "arch.l2.hash: unknown address hash 'crc'; expected one of: modulo, rotated, "
+              "xor_fold");
   }
 }
 

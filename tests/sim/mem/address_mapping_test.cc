@@ -93,6 +93,31 @@ TEST(MemAddressMapping, HashedChannelKeepsStreamsEvenAndLocationsDistinct) {
   EXPECT_EQ(hashed->map(5 * 256).channel, hashed->map(5 * 256 + 255).channel);
 }
 
+TEST(MemAddressMapping, DieLineIndexRanksEachDiesLinesDensely) {
+  // 8 channels of 2-line chunks on 2 dies (channels 0-3 and 4-7): over 64 rounds each die holds
+  // 512 lines, and their ranks are exactly 0 .. 511, for the plain and the hashed mapping.
+  const DramGeometry g{.channels = 8, .bank_groups = 2, .banks_per_group = 2,
+                       .row_bytes = 1024, .interleave_bytes = 256};
+  for (const char* name : {"ro_ba_bg_co_ch", "hashed_channel"}) {
+    const auto mapping = make_address_mapping(name, g);
+    std::set<std::uint64_t> ranks[2];
+    for (std::uint64_t line = 0; line < 64 * 16; ++line) {
+      const std::uint32_t die = mapping->map(line * 128).channel / 4;
+      EXPECT_TRUE(ranks[die].insert(mapping->die_line_index(line * 128, 2)).second) << name;
+    }
+    for (const auto& r : ranks) {
+      ASSERT_EQ(r.size(), 512u) << name;
+      EXPECT_EQ(*r.begin(), 0u) << name;
+      EXPECT_EQ(*r.rbegin(), 511u) << name;
+    }
+  }
+  // Plain mapping: line 9 is the second line of chunk 4 (channel 4, die 1, rank 0 of round 0).
+  const auto plain = make_address_mapping("ro_ba_bg_co_ch", g);
+  EXPECT_EQ(plain->die_line_index(9 * 128 + 5, 2), 1u);
+  EXPECT_EQ(plain->die_line_index(16 * 128, 2), 8u);  // round 1 starts at rank 4 chunks x 2
+  EXPECT_EQ(plain->die_line_index(9 * 128, 1), 9u);   // one die: the line number
+}
+
 TEST(MemAddressMapping, BadGeometryNamesTheField) {
   try {
     make_address_mapping("ro_ba_bg_co_ch", {.channels = 1, .interleave_bytes = 100});

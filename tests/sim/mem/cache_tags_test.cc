@@ -79,6 +79,20 @@ TEST(MemCacheTags, IndexDivisorSkipsTheBitsThatChoseTheSlice) {
   EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 2, .index_divisor = 0}, "l2"), InputError);
 }
 
+TEST(MemCacheTags, SetLineReplacesTheLineNumber) {
+  // The set comes from set_line(address) / index_divisor: here lines 0, 2, 4, ... rank 0, 1, 2.
+  CacheTags tags({.size_bytes = 1024,
+                  .ways = 2,
+                  .index_divisor = 1,
+                  .set_line = [](std::uint64_t a) { return (a >> 7) / 2; }},
+                 "l2");
+  for (std::uint32_t k = 0; k < 8; ++k) EXPECT_EQ(tags.set_of(2 * k * 128), k % 4);
+  // Eight even lines fill the four sets' eight ways without an eviction.
+  for (std::uint32_t k = 0; k < 8; ++k) EXPECT_FALSE(tags.access(2 * k * 128, 1, 0).evicted);
+  EXPECT_EQ(tags.contents().size(), 8u);
+  EXPECT_TRUE(tags.access(16 * 128, 1, 0).evicted);
+}
+
 TEST(MemCacheTags, BadGeometryNamesTheField) {
   try {
     CacheTags({.size_bytes = 1000, .ways = 2}, "gpu.l2");

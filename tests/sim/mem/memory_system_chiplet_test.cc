@@ -104,6 +104,40 @@ TEST(MemChiplets, RejectsSplitsThatDoNotDivide) {
   EXPECT_THROW(System{c}, InputError);  // one home per line: two dies only
 }
 
+TEST(MemChiplets, DieInterleavedHomesFillEverySetOfEverySlice) {
+  // B200-like geometry at small scale: 2 dies of 6 slices (not a power of two), 8 hashed
+  // channels of 2-line chunks. A contiguous footprint of exactly the L2's capacity (12 slices x
+  // 32 sets x 4 ways) lands ways lines in every set of every slice, so warming it evicts nothing.
+  MemorySystemConfig c = base();
+  c.sms = 2;
+  c.l2_slices = 12;
+  c.l2_address_hash = "rotated";
+  c.l2.tags = {.size_bytes = 16 * 1024, .ways = 4};
+  c.dram_geometry.channels = 8;
+  c.dram_geometry.interleave_bytes = 256;
+  c.dram_mapping = "hashed_channel";
+  System s(c);
+  const std::uint64_t lines = 12 * 32 * 4;
+  // Each 2 KB round of the channels gives each die 8 lines: starting at round 24 x 4096, each
+  // die's ranks start at a multiple of 6 slices x 32 sets.
+  const std::uint64_t base_address = std::uint64_t{24} * 4096 * 2048;
+  s.mem->warm(base_address, lines * kLineBytes);
+  for (std::uint32_t k = 0; k < 12; ++k) {
+    const CacheTags& tags = s.mem->slices()[k]->tags();
+    std::vector<std::uint32_t> per_set(tags.sets(), 0);
+    for (const LineState& line : tags.contents()) ++per_set[tags.set_of(line.line_address)];
+    for (std::uint32_t set = 0; set < tags.sets(); ++set) {
+      EXPECT_EQ(per_set[set], 4u) << "slice " << k << " set " << set;
+    }
+  }
+  // Every line is still where a request looks for it: its die's slice, as the crossbars route.
+  for (std::uint64_t a = base_address; a < base_address + lines * kLineBytes; a += kLineBytes) {
+    const std::uint32_t slice = s.mem->slice_for(a, 0);
+    ASSERT_EQ(slice / 6, s.mem->address_mapping().map(a).channel / 4) << a;
+    ASSERT_NE(s.mem->slices()[slice]->tags().probe(a).valid_mask, 0) << a;
+  }
+}
+
 MemorySystemConfig per_die_with_msc() {
   MemorySystemConfig c = base();
   c.l2_per_die = true;
