@@ -289,6 +289,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (t.has_rtp_cycles()) d.rtp_cycles = t.rtp_cycles();
   if (t.has_refi_cycles()) d.refi_cycles = t.refi_cycles();
   if (t.has_rfc_cycles()) d.rfc_cycles = t.rfc_cycles();
+  if (t.has_rfcpb_cycles()) d.rfcpb_cycles = t.rfcpb_cycles();
 
   // The description's HBM latency is load-to-use from an SM for an unloaded L2 miss (pointer
   // chase). The slice's fill latency is what remains after the hit path's fixed parts (L1 lookup,

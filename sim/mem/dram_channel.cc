@@ -59,7 +59,17 @@ DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
                        std::to_string(config.timing.refi_cycles) + "), got " +
                        std::to_string(config.timing.rfc_cycles));
     }
-    next_refresh_ = config.timing.refi_cycles;
+    refresh_interval_ = config.timing.refi_cycles;
+    if (config.timing.rfcpb_cycles != 0) {
+      const Cycle banks = std::max<Cycle>(1, mapping.banks());
+      refresh_interval_ = std::max<Cycle>(1, config.timing.refi_cycles / banks);
+      if (config.timing.rfcpb_cycles >= config.timing.refi_cycles) {
+        throw InputError("dram.timing.rfcpb_cycles: expected tRFCpb < tREFI (" +
+                         std::to_string(config.timing.refi_cycles) + "), got " +
+                         std::to_string(config.timing.rfcpb_cycles));
+      }
+    }
+    next_refresh_ = refresh_interval_;
   }
   if (index >= mapping.geometry().channels) {
     throw InputError("dram channel index " + std::to_string(index) + " outside dram.channels");
@@ -213,6 +223,19 @@ void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
 
 void DramChannel::catch_up_refresh(Cycle now) {
   const DramTiming& t = config_.timing;
+  if (t.rfcpb_cycles != 0) {
+    while (next_refresh_ <= now) {
+      Bank& bank = banks_[refresh_bank_];
+      const Cycle start = std::max(
+          next_refresh_, bank.open ? after(bank.next_pre, t.rp_cycles) : bank.next_act);
+      bank.open = false;
+      bank.next_act = after(start, t.rfcpb_cycles);
+      ++counters_.refreshes;
+      refresh_bank_ = (refresh_bank_ + 1) % static_cast<std::uint32_t>(banks_.size());
+      next_refresh_ += refresh_interval_;
+    }
+    return;
+  }
   while (next_refresh_ <= now) {
     Cycle start = next_refresh_;
     for (const Bank& bank : banks_) {
@@ -223,8 +246,26 @@ void DramChannel::catch_up_refresh(Cycle now) {
       bank.next_act = after(start, t.rfc_cycles);
     }
     ++counters_.refreshes;
-    next_refresh_ += t.refi_cycles;
+    next_refresh_ += refresh_interval_;
   }
+}
+
+Cycle DramChannel::bank_refresh_step(Cycle now) {
+  const DramTiming& t = config_.timing;
+  Bank& bank = banks_[refresh_bank_];
+  if (bank.open) {
+    if (bank.next_pre > now) return bank.next_pre;  // the row may not close yet
+    bank.open = false;
+    bank.next_act = after(now, t.rp_cycles);
+    ++counters_.precharges;
+    return now + 1;
+  }
+  if (bank.next_act > now) return bank.next_act;
+  bank.next_act = after(now, t.rfcpb_cycles);
+  ++counters_.refreshes;
+  refresh_bank_ = (refresh_bank_ + 1) % static_cast<std::uint32_t>(banks_.size());
+  next_refresh_ += refresh_interval_;
+  return now + 1;
 }
 
 Cycle DramChannel::refresh_step(Cycle now) {
@@ -248,7 +289,7 @@ Cycle DramChannel::refresh_step(Cycle now) {
   if (all_closed_at > now) return all_closed_at;
   for (Bank& bank : banks_) bank.next_act = after(now, t.rfc_cycles);
   ++counters_.refreshes;
-  next_refresh_ += t.refi_cycles;
+  next_refresh_ += refresh_interval_;
   return now + 1;
 }
 
@@ -259,15 +300,24 @@ Cycle DramChannel::tick(Cycle now) {
   Cycle next = kSleep;
   const bool writes = draining_;
   const std::vector<Entry>& queue = writes ? writes_ : reads_;
-  if (!queue.empty() && next_refresh_ <= now) {
+  const bool per_bank = config_.timing.rfcpb_cycles != 0;
+  // Per-bank refresh due: the bank in turn takes no new commands; it is precharged and refreshed
+  // as soon as its timing allows, and the other banks go on meanwhile.
+  const bool bank_refresh_due = per_bank && !queue.empty() && next_refresh_ <= now;
+  const Cycle refresh_at = bank_refresh_due ? bank_refresh_step(now) : kSleep;
+  if (bank_refresh_due && refresh_at == now + 1) {
+    note_progress();  // the bank in turn was precharged or refreshed: this cycle's command
+    next = now + 1;
+  } else if (!queue.empty() && next_refresh_ <= now && !per_bank) {
     next = refresh_step(now);
     if (next == now + 1) note_progress();  // a PRE or the refresh issued
   } else if (!queue.empty()) {
-    next = next_refresh_;
+    next = bank_refresh_due ? refresh_at : next_refresh_;
     candidates_.clear();
     const CandidateBounds bounds = candidate_bounds(writes);
     bool precharges = false;
     for (std::uint32_t i = 0; i < queue.size(); ++i) {
+      if (bank_refresh_due && queue[i].bank == refresh_bank_) continue;
       candidates_.push_back(candidate_for(i, queue[i], writes, bounds));
       precharges |= candidates_.back().command == DramCommand::kPrecharge;
     }

@@ -24,10 +24,14 @@
 // response). Counts dram__bytes_read.sum, dram__bytes_write.sum, activates, row hits / misses.
 //
 // Refresh (when refi_cycles > 0): every tREFI the channel stops issuing, precharges the open banks
-// and refreshes all banks for tRFC. A refresh that falls due while the channel is idle is applied
-// when the channel next wakes, as if it had run on time (an idle channel is never ticked for it).
+// and refreshes all banks for tRFC. With rfcpb_cycles (per-bank refresh, HBM3's REFpb), every
+// tREFI / banks the next bank in turn is precharged (once its row may close) and refreshed for
+// tRFCpb while the other banks keep working. A refresh that falls due while the channel is idle is
+// applied when the channel next wakes, as if it had run on time (an idle channel is never ticked
+// for it).
 //
-// Left out: power-down, per-bank refresh, ECC, the command/address bus split of HBM
+// Left out: power-down, refresh-management commands and the spacing between per-bank refreshes
+// (tRREFD), ECC, the command/address bus split of HBM
 // (row and column commands share one slot per cycle here) and the TSV / PHY latency, which the
 // interconnect's latency may absorb.
 #pragma once
@@ -66,6 +70,9 @@ struct DramTiming {
   std::uint32_t rtw_cycles = 18;   ///< tRTW: RD to WR
   std::uint32_t refi_cycles = 0;   ///< tREFI: interval between all-bank refreshes; 0 = none
   std::uint32_t rfc_cycles = 0;    ///< tRFC: all-bank refresh to ACT
+  /// tRFCpb: per-bank refresh to ACT of that bank; nonzero: banks refresh one at a time, in turn,
+  /// one every tREFI / banks (the others keep working), instead of all-bank refreshes.
+  std::uint32_t rfcpb_cycles = 0;
 };
 
 /// One channel's timings, bus and queues.
@@ -155,6 +162,9 @@ class DramChannel final : public engine::Component {
   void issue(const DramCandidate& candidate, engine::Cycle now, bool writes);
   void catch_up_refresh(engine::Cycle now);
   engine::Cycle refresh_step(engine::Cycle now);
+  // Per-bank refresh due: precharges or refreshes the bank in turn if its timing allows now
+  // (returns now + 1: that was this cycle's command), else returns the cycle it will.
+  engine::Cycle bank_refresh_step(engine::Cycle now);
 
   DramChannelConfig config_;
   const AddressMapping* mapping_;
@@ -180,6 +190,8 @@ class DramChannel final : public engine::Component {
   std::array<engine::Cycle, 4> recent_acts_{};  // ring of the last four ACT cycles
   std::uint32_t act_count_ = 0;
   engine::Cycle next_refresh_ = engine::kSleep;  // cycle the next refresh falls due
+  engine::Cycle refresh_interval_ = 0;           // tREFI, or tREFI / banks per bank
+  std::uint32_t refresh_bank_ = 0;               // per-bank refresh: the bank next in turn
   engine::RingBuffer<Pending> responses_;        // read answers in data order
   DramCounters counters_;
 };

@@ -253,6 +253,33 @@ TEST(MemDramChannel, RefreshDuringAStreamCostsBandwidth) {
   EXPECT_GT(end, plain_end + refreshes * 40 / 2);
 }
 
+TEST(MemDramChannel, PerBankRefreshLetsTheOtherBanksWork) {
+  const auto run = [](std::uint32_t rfc, std::uint32_t rfcpb) {
+    DramChannelConfig c = test_config();
+    c.timing.refi_cycles = rfc == 0 && rfcpb == 0 ? 0 : 400;
+    c.timing.rfc_cycles = 40;
+    c.timing.rfcpb_cycles = rfcpb;
+    Bench b(c, geometry(), 8);
+    for (int i = 0; i < 1024; ++i) {
+      b.sm.push(0, MemRequest::read(static_cast<std::uint64_t>(i) * 128, kAllSectors, i, 0));
+    }
+    b.engine.run();
+    return std::pair{b.sm.received_at.at(1023), b.channel.counters().refreshes};
+  };
+  const auto [plain_end, plain_refreshes] = run(0, 0);
+  const auto [all_bank_end, all_bank_refreshes] = run(40, 0);
+  const auto [per_bank_end, per_bank_refreshes] = run(40, 40);
+  EXPECT_EQ(plain_refreshes, 0u);
+  // One bank every tREFI / banks: as many refreshes per bank as all-bank refreshes per channel.
+  const std::uint64_t banks = std::uint64_t{geometry().bank_groups} * geometry().banks_per_group;
+  EXPECT_GE(per_bank_refreshes + 1, per_bank_end / (400 / banks));
+  EXPECT_LE(per_bank_refreshes, per_bank_end / (400 / banks));
+  EXPECT_GT(all_bank_refreshes, 2u);
+  // The stream loses less to per-bank refreshes than to all-bank ones.
+  EXPECT_LT(per_bank_end, all_bank_end);
+  EXPECT_GE(per_bank_end, plain_end);
+}
+
 TEST(MemDramChannel, IdleChannelNeverTicks) {
   Bench b(test_config());
   b.sm.push(0, read(0, 1));
