@@ -9,6 +9,12 @@
 namespace warpsim::gpu {
 namespace {
 
+// SM cycles an L1 miss spends outside the memory system: the request port into the NoC and the
+// response port back (one cycle each). The L1 lookup itself is not on the miss path: a missing
+// sector is requested in the cycle of its tag lookup and its fill is delivered when it arrives
+// (core::SmMemoryConfig::l1_fill_latency_cycles, 0).
+constexpr double kMissPortCycles = 2.0;
+
 template <class T>
 T need(bool present, T value, const char* field) {
   if (!present) throw InputError(std::string("architecture description: ") + field +
@@ -197,8 +203,8 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   }
 
   // The memory system. The description's L2 latencies are load-to-use from an SM (pointer chase,
-  // SM cycles); the slice's own hit latency is what remains after the L1 lookup, the two NoC
-  // traversals and the port cycles.
+  // SM cycles); the slice's own hit latency is what remains after the two NoC traversals and the
+  // miss's port cycles, so that a simulated chase reproduces them.
   mem::MemorySystemConfig& ms = g.memory;
   const auto& l2 = s.l2();
   ms.sms = static_cast<uint32_t>(g.sms);
@@ -217,7 +223,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.tags.replacement = l2.replacement_policy();
   const double l2_per_sm_cycle = g.l2_mhz / g.sm_mhz;
   const auto slice_latency = [&](uint32_t load_to_use) {
-    const double overhead = m.l1_hit_latency_cycles + 2.0 + 2.0 * ms.noc.latency_cycles / l2_per_sm_cycle;
+    const double overhead = kMissPortCycles + 2.0 * ms.noc.latency_cycles / l2_per_sm_cycle;
     return static_cast<uint32_t>(std::max(1.0, std::round((load_to_use - overhead) * l2_per_sm_cycle)));
   };
   if (l2.has_near_hit_latency_cycles()) ms.l2.hit_latency_near_cycles = slice_latency(l2.near_hit_latency_cycles());
@@ -292,13 +298,18 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (t.has_rfcpb_cycles()) d.rfcpb_cycles = t.rfcpb_cycles();
 
   // The description's HBM latency is load-to-use from an SM for an unloaded L2 miss (pointer
-  // chase). The slice's fill latency is what remains after the hit path's fixed parts (L1 lookup,
-  // port cycles, two NoC traversals), the memory crossbar both ways and a row-miss read on an idle
-  // channel (tRCD + CL + burst, converted to L2 cycles).
+  // chase over a footprint far beyond the L2, so its lines' homes are spread over the partitions:
+  // the average of near and far requesters). The slice's fill latency is what remains after the
+  // hit path's fixed parts (port cycles, two NoC traversals), the far requesters' share of the
+  // far - near difference, the memory crossbar both ways and a read on an idle channel (tRCD +
+  // CL + burst, in L2 cycles: the chase returns to a bank long after a refresh closed its row).
   if (hbm.has_miss_latency_cycles()) {
     const double l2_per_memory_cycle = g.l2_mhz / g.memory_mhz;
     const double dram_read = (d.rcd_cycles + d.cl_cycles + ms.dram.burst_length) * l2_per_memory_cycle;
-    const double fixed = (m.l1_hit_latency_cycles + 2.0) * l2_per_sm_cycle +
+    const double far_share = ms.l2_partitions > 1 ? 1.0 - 1.0 / ms.l2_partitions : 0.0;
+    const double far_extra =
+        far_share * (double(ms.l2.hit_latency_far_cycles) - double(ms.l2.hit_latency_near_cycles));
+    const double fixed = kMissPortCycles * l2_per_sm_cycle + far_extra +
                          2.0 * ms.noc.latency_cycles + 2.0 * ms.memory_crossbar.latency_cycles +
                          dram_read;
     ms.l2.fill_latency_cycles = static_cast<uint32_t>(
