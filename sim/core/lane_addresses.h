@@ -31,11 +31,12 @@ inline bool contiguous_lanes(std::uint32_t active_mask, const std::uint64_t* add
   const std::uint64_t first = addresses[0];
   const auto width = static_cast<std::uint64_t>(width_bytes);
   if (first > ~std::uint64_t{0} - width * kWarpLanes) return false;  // the range would wrap
-  bool same = true;
+  // Differences OR-ed together (vectorizes; no branch per lane).
+  std::uint64_t diff = 0;
   for (int lane = 1; lane < kWarpLanes; ++lane) {
-    same &= addresses[lane] == first + width * static_cast<std::uint64_t>(lane);
+    diff |= addresses[lane] ^ (first + width * static_cast<std::uint64_t>(lane));
   }
-  return same;
+  return diff == 0;
 }
 
 }  // namespace warpsim::core

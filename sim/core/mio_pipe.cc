@@ -57,7 +57,9 @@ int MioPipe::distinct_addresses(const WarpAccess& access) {
   const std::uint64_t first = access.addresses[std::countr_zero(access.mask)];
   bool uniform = true;
   if (access.mask == ~std::uint32_t{0}) {
-    for (int lane = 1; lane < kWarpLanes; ++lane) uniform &= access.addresses[lane] == first;
+    std::uint64_t diff = 0;  // differences OR-ed together (vectorizes; no branch per lane)
+    for (int lane = 1; lane < kWarpLanes; ++lane) diff |= access.addresses[lane] ^ first;
+    uniform = diff == 0;
   } else {
     for (std::uint32_t m = access.mask; m != 0 && uniform; m &= m - 1) {
       uniform = access.addresses[std::countr_zero(m)] == first;

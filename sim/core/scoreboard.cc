@@ -10,10 +10,6 @@ using engine::Cycle;
 using engine::kSleep;
 using traces::RegKind;
 
-// First flattened slot and register count of each RegKind (index = enum value).
-constexpr std::array<int, 8> kBase = {0, 0, 256, 320, 328, 336, 848, 976};
-constexpr std::array<int, 8> kSize = {0, 256, 64, 8, 8, 512, 128, 256};
-
 // Whether hazard `a` binds later than `b` (pending beats any cycle; then later, then longer).
 bool later(Cycle ready_a, DependencyKind kind_a, Cycle ready_b, DependencyKind kind_b) {
   if (ready_a != ready_b) return ready_a > ready_b;
@@ -21,13 +17,6 @@ bool later(Cycle ready_a, DependencyKind kind_a, Cycle ready_b, DependencyKind k
 }
 
 }  // namespace
-
-int Scoreboard::flat_index(traces::Reg reg) {
-  if (!reg.valid() || reg.is_zero()) return -1;
-  const auto kind = static_cast<std::size_t>(reg.kind());
-  if (reg.index() >= kSize[kind]) return -1;
-  return kBase[kind] + reg.index();
-}
 
 void Scoreboard::clear() {
   bits_.fill(0);
@@ -59,8 +48,7 @@ void Scoreboard::fold(const Entry& e, Hazard& hazard) const {
   }
 }
 
-void Scoreboard::check_slot(int slot, Cycle now, Hazard& hazard) {
-  if (slot < 0 || !test(slot)) return;
+void Scoreboard::check_entries(int slot, Cycle now, Hazard& hazard) {
   for (std::uint32_t m = used_; m != 0; m &= m - 1) {
     const int i = std::countr_zero(m);
     const Entry& e = entries_[i];
@@ -76,14 +64,14 @@ void Scoreboard::check_slot(int slot, Cycle now, Hazard& hazard) {
 Hazard Scoreboard::check(const traces::WarpInstruction& inst, int dst_regs, Cycle now) {
   Hazard hazard;
   if (used_ == 0) return hazard;  // nothing in flight: no hazard, every entry free
-  for (int i = 0; i < inst.num_src; ++i) check_slot(flat_index(inst.src[i]), now, hazard);
-  check_slot(flat_index(inst.guard), now, hazard);
+  for (int i = 0; i < inst.num_src; ++i) check_reg(flat_index(inst.src[i]), now, hazard);
+  check_reg(flat_index(inst.guard), now, hazard);
   int writes = 0;
   for (int i = 0; i < inst.num_dst; ++i) {
     const int first = flat_index(inst.dst[i]);
     if (first < 0) continue;
     ++writes;
-    for (int r = 0; r < dst_regs; ++r) check_slot(first + r, now, hazard);
+    for (int r = 0; r < dst_regs; ++r) check_reg(first + r, now, hazard);
   }
   if (writes == 0 || static_cast<int>(traces::popcount(~used_ & 0xFFFFFFFFu)) >= writes)
     return hazard;
@@ -115,7 +103,7 @@ void Scoreboard::record(const traces::WarpInstruction& inst, int dst_regs, Cycle
     const int first = flat_index(reg);
     if (first < 0 || used_ == ~0u) continue;
     const auto k = static_cast<std::size_t>(reg.kind());
-    const int count = std::min(dst_regs, kBase[k] + kSize[k] - first);
+    const int count = std::min(dst_regs, kKindBase[k] + static_cast<int>(kKindSize[k]) - first);
     const int slot = std::countr_zero(~used_);
     entries_[slot] = Entry{ready, op_id, static_cast<std::uint16_t>(first),
                            static_cast<std::uint8_t>(count), kind};

@@ -67,7 +67,12 @@ class Scoreboard {
   int entries_in_use() const;
 
   /// Flattened index of `reg`, or -1 for no operand, a zero register or an index out of range.
-  static int flat_index(traces::Reg reg);
+  static int flat_index(traces::Reg reg) {
+    const unsigned kind = reg.bits >> 13;
+    const unsigned index = reg.bits & traces::Reg::kMaxIndex;
+    if (index >= kKindSize[kind] || index == kKindZero[kind]) return -1;
+    return kKindBase[kind] + static_cast<int>(index);
+  }
 
  private:
   struct Entry {
@@ -78,10 +83,23 @@ class Scoreboard {
     DependencyKind kind = DependencyKind::kFixed;
   };
 
+  // First flattened slot, register count and zero register (none: kNoZero) of each RegKind
+  // (index = enum value; kNone has no registers).
+  static constexpr unsigned kNoZero = ~0u;
+  static constexpr std::array<int, 8> kKindBase = {0, 0, 256, 320, 328, 336, 848, 976};
+  static constexpr std::array<unsigned, 8> kKindSize = {0, 256, 64, 8, 8, 512, 128, 256};
+  static constexpr std::array<unsigned, 8> kKindZero = {kNoZero, 255, 63, 7, 7,
+                                                        kNoZero, kNoZero, kNoZero};
+
   bool test(int slot) const { return (bits_[slot >> 6] >> (slot & 63)) & 1u; }
+  // check_slot when `slot` (≥ 0) may have a pending write: the common "no" answered inline.
+  void check_reg(int slot, engine::Cycle now, Hazard& hazard) {
+    if (slot >= 0 && test(slot)) check_entries(slot, now, hazard);
+  }
   void set_bits(int first, int count, bool value);
-  // Folds the entries covering register slot `slot` into `hazard`, reclaiming expired ones.
-  void check_slot(int slot, engine::Cycle now, Hazard& hazard);
+  // Folds the entries covering register slot `slot` (its bit set) into `hazard`, reclaiming
+  // expired ones.
+  void check_entries(int slot, engine::Cycle now, Hazard& hazard);
   void fold(const Entry& e, Hazard& hazard) const;
   void release(int entry);
 

@@ -258,7 +258,9 @@ Cycle Sm::tick(Cycle now) {
   wake_hint_ = kSleep;
   if (pipeline_ == nullptr) throw InternalError(name() + ": no memory pipeline attached");
   Cycle next = pipeline_->advance(now, *this);
-  wake_throttled(now);
+  WarpMask any_throttled = 0;
+  for (const WarpMask m : throttled_) any_throttled |= m;
+  if (any_throttled != 0) wake_throttled(now);
   issued_count_ = 0;
   unsigned scanned = 0;
   lowered_ = 0;
@@ -297,8 +299,14 @@ Cycle Sm::tick(Cycle now) {
     smsp_next_[s] = scanned_next[s];
   }
   next = std::min(next, wake_hint_);
-  counters_.tensor_active_cycles =
-      (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;
+  // Recomputed only when a matrix instruction changed its terms (the same formula, so the same
+  // value as recomputing every tick).
+  if (mma_busy_ != counted_mma_busy_ || tensor_.busy() != counted_tensor_busy_) {
+    counted_mma_busy_ = mma_busy_;
+    counted_tensor_busy_ = tensor_.busy();
+    counters_.tensor_active_cycles =
+        (static_cast<double>(mma_busy_) / smsps_ + static_cast<double>(tensor_.busy())) / kFixedOne;
+  }
   if (next <= now) next = now + 1;
   return next;
 }

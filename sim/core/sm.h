@@ -182,6 +182,9 @@ class Sm final : public engine::Component, private CompletionSink {
   int issued_count_ = 0;
   TensorTimeline tensor_;
   FixedCycles mma_busy_ = 0;  // mma.sync occupancy summed over SMSPs
+  // The terms counters_.tensor_active_cycles was last computed from.
+  FixedCycles counted_mma_busy_ = 0;
+  FixedCycles counted_tensor_busy_ = 0;
 
   WarpMask free_warps_ = 0;
   int resident_ctas_ = 0;
