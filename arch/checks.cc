@@ -223,6 +223,14 @@ void check_memory(CheckContext& c) {
   }
   c.expect_at_most("l2.near_hit_latency_cycles", l2.near_hit_latency_cycles(),
                    "l2.far_hit_latency_cycles", l2.far_hit_latency_cycles());
+  if (l2.request_coalescer_entries() > 65536) {
+    c.fail(c.show("l2.request_coalescer_entries") + " exceeds 65536 slots per slice",
+           {"l2.request_coalescer_entries"});
+  }
+  if (l2.request_coalescer_followers() > 64) {
+    c.fail(c.show("l2.request_coalescer_followers") + " exceeds 64 reads per slot",
+           {"l2.request_coalescer_followers"});
+  }
   if (std::find(std::begin(kDieScopes), std::end(kDieScopes), l2.die_scope()) ==
       std::end(kDieScopes)) {
     c.fail(c.show("l2.die_scope") + " must be \"shared\" or \"per_die\"", {"l2.die_scope"});

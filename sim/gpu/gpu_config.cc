@@ -234,6 +234,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
   ms.l2.partial_writes_fetch = l2.partial_writes_fetch();
   ms.l2.far_read_copies = l2.far_read_copies();
+  ms.l2.coalescer.entries = l2.request_coalescer_entries();
+  if (l2.has_request_coalescer_followers()) {
+    ms.l2.coalescer.followers = l2.request_coalescer_followers();
+  }
   if (!l2.has_fetch_granularity_bytes() && l2.has_sector_bytes() && l2.sector_bytes() > 32 &&
       l2.sector_bytes() <= 128 && l2.sector_bytes() % 32 == 0) {
     // Wider sectors (AMD: 64 B) fill as aligned groups of 32-byte sectors.

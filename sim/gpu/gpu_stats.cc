@@ -86,6 +86,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
   r.add_counter("gpu.l2.sectors_hit", &c.memory.l2.sectors_hit, "sector", "L2 sectors hit");
   r.add_counter("gpu.l2.sectors_miss", &c.memory.l2.sectors_miss, "sector", "L2 sectors missed");
   r.add_counter("gpu.l2.requests", &c.memory.l2.requests, "", "L2 requests");
+  r.add_counter("gpu.l2.coalescable_sectors", &c.memory.l2.coalescable_sectors, "sector",
+                "read sectors arriving at the L2's request coalescers");
+  r.add_counter("gpu.l2.coalesced_sectors", &c.memory.l2.coalesced_sectors, "sector",
+                "read sectors that joined a read in flight instead of an L2 lookup");
   r.add_counter("gpu.l2.writeback_sectors", &c.memory.l2.writeback_sectors, "sector",
                 "dirty sectors written back to DRAM");
   r.add_counter("gpu.dram.bytes_read", &c.memory.dram.bytes_read, "byte", "DRAM bytes read");
@@ -186,6 +190,12 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 });
   r.add_formula("lts__t_sectors.sum", "sector", "L2 sectors",
                 [](const FormulaContext& f) { return f.value("gpu.l2.sectors"); });
+  r.add_formula("lrc__request_sectors_op_read_coalescable.sum", "sector",
+                "read sectors arriving at the L2 request coalescers",
+                [](const FormulaContext& f) { return f.value("gpu.l2.coalescable_sectors"); });
+  r.add_formula("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "sector",
+                "read sectors coalesced before the L2",
+                [](const FormulaContext& f) { return f.value("gpu.l2.coalesced_sectors"); });
   r.add_formula("lts__t_sectors_lookup_hit.sum", "sector", "L2 sectors hit",
                 [](const FormulaContext& f) { return f.value("gpu.l2.sectors_hit"); });
   r.add_formula("lts__t_sector_hit_rate.pct", "%", "L2 sector hit rate",

@@ -33,7 +33,12 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
       config_(config),
       tags_(config.tags, this->name()),
       mshr_(config.mshr, this->name()),
-      lookup_rate_(config.sectors_per_cycle) {
+      lookup_rate_(config.sectors_per_cycle),
+      coalescer_([&] {
+        RequestCoalescerConfig c = config.coalescer;
+        c.partitions = config.partitions;
+        return c;
+      }()) {
   const std::string& n = this->name();
   if (config.sectors_per_cycle == 0) {
     throw InputError(n + ".sectors_per_cycle: expected at least 1 sector per cycle, got 0");
@@ -60,11 +65,21 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
                      std::to_string(config.partition));
   }
   if (config.sms == 0) throw InputError(n + ".sms: expected at least 1 SM, got 0");
+  if (config.coalescer.entries > (1u << 16)) {
+    throw InputError(n + ".coalescer.entries: expected at most 65536 slots, got " +
+                     std::to_string(config.coalescer.entries));
+  }
+  if (config.coalescer.entries > 0 &&
+      (config.coalescer.followers == 0 || config.coalescer.followers > 64)) {
+    throw InputError(n + ".coalescer.followers: expected 1 to 64 reads per slot, got " +
+                     std::to_string(config.coalescer.followers));
+  }
   // Responses in the hit pipeline (up to the far latency × lookups per cycle) plus the queue.
   response_capacity_ = config.response_queue_entries +
                        std::size_t{config.hit_latency_far_cycles} * config.sectors_per_cycle;
   responses_.reserve(response_capacity_ +
-                     std::size_t{config.mshr.entries} * config.mshr.targets_per_entry);
+                     std::size_t{config.mshr.entries} * config.mshr.targets_per_entry +
+                     std::size_t{config.coalescer.entries} * config.coalescer.followers);
   outbound_.reserve(config.outbound_queue_entries);
 }
 
@@ -119,6 +134,18 @@ void L2Slice::respond(const MemRequest& request, Cycle ready) {
                  [](const auto& a, const auto& b) { return later(a, b); });
 }
 
+std::uint32_t L2Slice::partition_of(const MemRequest& request) const {
+  return sm_partition(request.source_sm, config_.sms, config_.partitions);
+}
+
+void L2Slice::answer(const MemRequest& request, Cycle ready) {
+  respond(request, ready);
+  if (request.op == MemOp::kRead && coalescer_.enabled()) {
+    coalescer_.answered(request, partition_of(request), ready,
+                        [&](const MemRequest& joined, Cycle at) { respond(joined, at); });
+  }
+}
+
 std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   const std::uint32_t sectors = sector_count(request.sector_mask);
   if (request.op != MemOp::kWrite || config_.partial_write_cycles == 0) return sectors;
@@ -167,6 +194,12 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (!copy_hit && waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
   const std::uint32_t sectors = sector_count(request.sector_mask);
+  if (request.op == MemOp::kRead) {
+    counters_.coalescable_sectors += sectors;
+    coalescer_.lead(request, partition_of(request), now);
+  } else {
+    coalescer_.close(request.line_address);
+  }
   ++counters_.requests;
   counters_.sectors += sectors;
   counters_.far_requests += near ? 0 : 1;
@@ -175,7 +208,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
     counters_.sectors_hit += sectors;
     counters_.sectors_read += sectors;
     copy->tags_.access(request.line_address, request.sector_mask, 0);
-    respond(request, now + config_.hit_latency_near_cycles - out_latency_cycles_);
+    answer(request, now + config_.hit_latency_near_cycles - out_latency_cycles_);
     return Lookup::kDone;
   }
   // A sector hits when its tag lookup finds it, valid or still being fetched (a request that
@@ -217,7 +250,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (!waits) {
     const std::uint32_t latency =
         near ? config_.hit_latency_near_cycles : config_.hit_latency_far_cycles;
-    respond(request, now + latency - out_latency_cycles_);
+    answer(request, now + latency - out_latency_cycles_);
   } else {
     MshrTable::Index target = entry;
     if (target == MshrTable::kNone) {
@@ -254,7 +287,7 @@ void L2Slice::take_fills(Cycle now) {
       const std::uint32_t extra =
           is_near(r.source_sm) ? 0
                                : config_.hit_latency_far_cycles - config_.hit_latency_near_cycles;
-      respond(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_);
+      answer(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_);
     });
     if (!ours) throw InternalError(name() + ": fill for a line with no MSHR entry");
     progress();
@@ -295,6 +328,17 @@ Cycle L2Slice::tick(Cycle now) {
       break;
     }
     const MemRequest& request = upstream_.request->front();
+    // A read that joins one in flight in the coalescer is answered with it, without a lookup.
+    if (request.op == MemOp::kRead && coalescer_.enabled() &&
+        coalescer_.join(request, partition_of(request), now,
+                        [&](const MemRequest& r, Cycle at) { respond(r, at); })) {
+      const std::uint32_t n = sector_count(request.sector_mask);
+      counters_.coalescable_sectors += n;
+      counters_.coalesced_sectors += n;
+      upstream_.request->pop();
+      progress();
+      continue;
+    }
     stall = lookup(request, now);
     if (stall != Lookup::kDone) {
       ++counters_.stall_cycles;
@@ -322,6 +366,7 @@ Cycle L2Slice::tick(Cycle now) {
 
 bool L2Slice::busy() const {
   return mshr_.in_use() != 0 || !responses_.empty() || !outbound_.empty() ||
+         coalescer_.waiting() != 0 ||
          (upstream_.request != nullptr && upstream_.request->next_arrival() != engine::kNever);
 }
 

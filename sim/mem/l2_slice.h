@@ -32,6 +32,10 @@
 // lines one SM reuses must fit in its near partition, and a footprint beyond half the L2 cannot
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
+// Request coalescer (`coalescer`, request_coalescer.h): a read arriving while a read of the same
+// line from the same partition is in flight may join it; it is then answered with it and neither
+// looked up nor counted in lts__.
+//
 // Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
 // lts__t_sectors_lookup_hit / _miss (a sector hits when its tag lookup finds it, valid or still
 // being fetched, or when a write covers it without needing a fetch),
@@ -52,6 +56,7 @@
 #include "sim/mem/mem_link.h"
 #include "sim/mem/mshr_table.h"
 #include "sim/mem/rate_limiter.h"
+#include "sim/mem/request_coalescer.h"
 
 namespace warpsim::mem {
 
@@ -75,6 +80,7 @@ struct L2SliceConfig {
   std::uint32_t partitions = 1;                 ///< partitions of the L2
   std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
   bool far_read_copies = false;                 ///< far reads leave a copy in the near partition
+  RequestCoalescerConfig coalescer{};           ///< reads joining reads in flight (0 entries: none)
 };
 
 /// Counters of one slice (ncu names in comments).
@@ -97,6 +103,8 @@ struct L2Counters {
   std::uint64_t copy_hits = 0;          ///< far reads answered by a near-partition copy
   std::uint64_t copy_fills = 0;         ///< copies installed in a near partition
   std::uint64_t copy_invalidations = 0; ///< copies dropped by a write to their line
+  std::uint64_t coalescable_sectors = 0;  ///< lrc__request_sectors_op_read_coalescable
+  std::uint64_t coalesced_sectors = 0;    ///< lrc__..._op_read_coalescing_achieved_type_hardware
 
   /// lts__t_sector_hit_rate.pct: 100 × hit / (hit + miss); 0 without lookups.
   double hit_rate_pct() const {
@@ -167,6 +175,10 @@ class L2Slice final : public engine::Component {
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
   void respond(const MemRequest& request, engine::Cycle ready);
+  /// respond(), and the reads that joined `request` in the coalescer for the same cycle.
+  void answer(const MemRequest& request, engine::Cycle ready);
+  /// The partition of the requesting SM.
+  std::uint32_t partition_of(const MemRequest& request) const;
   void take_fills(engine::Cycle now);
   void drain_outbound();
   void send_responses(engine::Cycle now);
@@ -175,6 +187,7 @@ class L2Slice final : public engine::Component {
   CacheTags tags_;
   MshrTable mshr_;
   RateLimiter lookup_rate_;
+  RequestCoalescer coalescer_;
   MemLink upstream_{};
   MemLink downstream_{};
   std::uint64_t out_latency_cycles_ = 1;

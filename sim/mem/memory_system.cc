@@ -31,6 +31,8 @@ void add(L2Counters& t, const L2Counters& c) {
   t.copy_hits += c.copy_hits;
   t.copy_fills += c.copy_fills;
   t.copy_invalidations += c.copy_invalidations;
+  t.coalescable_sectors += c.coalescable_sectors;
+  t.coalesced_sectors += c.coalesced_sectors;
 }
 
 void add(CrossbarCounters& t, const CrossbarCounters& c) {

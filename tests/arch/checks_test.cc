@@ -143,6 +143,10 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l2.near_hit_latency_cycles=600"}),
               ElementsAre(HasSubstr("l2.near_hit_latency_cycles = 600 exceeds "
                                     "l2.far_hit_latency_cycles = 426")));
+  EXPECT_THAT(h200_violations({"l2.request_coalescer_entries=1000000"}),
+              ElementsAre(HasSubstr("l2.request_coalescer_entries = 1000000 exceeds 65536")));
+  EXPECT_THAT(h200_violations({"l2.request_coalescer_followers=100"}),
+              ElementsAre(HasSubstr("l2.request_coalescer_followers = 100 exceeds 64")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

@@ -154,6 +154,46 @@ TEST(MemL2Slice, MissesToOneLineMergeIntoOneFetch) {
   EXPECT_EQ(b.slice.counters().sectors_hit, 2u);
 }
 
+TEST(MemL2Slice, ReadsOfALineInFlightJoinItInTheCoalescer) {
+  L2SliceConfig c = small_config();
+  c.coalescer = {.entries = 16, .followers = 2};
+  Bench b(c);
+  b.sm.push(0, read(0, 0b0001, 1, 0));
+  b.sm.push(5, read(0, 0b0001, 2, 0));   // same partition, sectors in flight: joins read 1
+  b.sm.push(6, read(0, 0b0001, 3, 1));   // the other partition: looked up, merges into the MSHR
+  b.sm.push(7, read(0, 0b0011, 4, 0));   // needs sector 1 too: looked up
+  b.sm.push(8, read(0, 0b0001, 5, 0));   // joins read 1 (its second and last follower)
+  b.sm.push(9, read(0, 0b0001, 6, 0));   // no follower slot left: looked up
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 1 + 50 + 10);
+  EXPECT_EQ(b.sm.received_at.at(2), b.sm.received_at.at(1));
+  EXPECT_EQ(b.sm.received_at.at(5), b.sm.received_at.at(1));
+  EXPECT_EQ(b.slice.counters().coalesced_sectors, 2u);
+  EXPECT_EQ(b.slice.counters().coalescable_sectors, 7u);
+  EXPECT_EQ(b.slice.counters().requests, 4u);  // 1, 3, 4 and 6 were looked up
+  EXPECT_EQ(b.slice.counters().sectors, 5u);
+  EXPECT_EQ(b.memory.requests.size(), 2u);
+}
+
+TEST(MemL2Slice, JoinedHitIsAnsweredWithItsLeaderAndWritesCloseTheSlot) {
+  L2SliceConfig c = small_config();
+  c.coalescer = {.entries = 16, .followers = 4};
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  b.sm.push(0, read(0, 0b0011, 1, 0));
+  b.sm.push(4, read(0, 0b0010, 2, 0));  // joins: answered in read 1's cycle
+  b.sm.push(30, read(0, 0b0001, 3, 0));  // read 1 has been answered: the slot is free
+  b.sm.push(31, MemRequest::write(0, 0b0001, 32, 4, 0));
+  b.sm.push(32, read(0, 0b0001, 5, 0));  // read 3's slot is closed by the write
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 20);
+  EXPECT_EQ(b.sm.received_at.at(2), b.sm.received_at.at(1));
+  EXPECT_EQ(b.sm.latency(3), 1u + 20);
+  EXPECT_EQ(b.sm.latency(5), 1u + 20);
+  EXPECT_EQ(b.slice.counters().coalesced_sectors, 1u);
+  EXPECT_EQ(b.slice.counters().requests, 4u);
+}
+
 TEST(MemL2Slice, FullMshrTableBackPressures) {
   L2SliceConfig c = small_config();
   c.mshr = {.entries = 2, .targets_per_entry = 1};
@@ -345,6 +385,11 @@ TEST(MemL2Slice, BadConfigNamesTheField) {
   EXPECT_THROW(L2Slice("s", d, c), InputError);
   c = small_config();
   c.tags.ways = 3;
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.coalescer = {.entries = 8, .followers = 0};
+  EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c.coalescer = {.entries = 1u << 20, .followers = 4};
   EXPECT_THROW(L2Slice("s", d, c), InputError);
 }
 

@@ -1,0 +1,122 @@
+// The L2 request coalescer (LRC) in front of an L2 slice: a read that asks only for sectors an
+// earlier read of the same line, from an SM of the same partition, is still waiting for joins that
+// read instead of being looked up, and is answered when it is (Nsight Compute on Hopper:
+// lrc__request_sectors_op_read_coalescable, lrc__request_sectors_op_read_coalescing_achieved_type_
+// hardware; a FlashAttention forward whose CTAs load the same K and V blocks at once coalesces
+// two thirds of its read sectors, validate/reference/h200/lrc_by_point.txt).
+//
+// Model. A direct-mapped table of `entries` slots indexed by (line, requester partition). A read
+// looked up at the slice leads a slot when the slot is free; the slot stays open until the
+// leader's response is ready to leave. A later read of the same line and partition whose sectors
+// the leader asked for joins it (up to `followers` per slot): it costs the slice no lookup and no
+// lts__ counts, and is answered in the leader's cycle (or its own next cycle, when it arrives
+// after the leader's answer is known). A write, atomic or reduction of the line closes the slot.
+//
+// Left out: the coalescer's own bandwidth and queueing, programmatic (multicast) coalescing,
+// partial joins (a read needing one more sector goes to the slice whole) and the LRC's write
+// compression.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/clock_domain.h"
+#include "sim/mem/mem_request.h"
+
+namespace warpsim::mem {
+
+/// Size of the coalescer; 0 entries: none.
+struct RequestCoalescerConfig {
+  std::uint32_t entries = 0;    ///< slots (lines in flight that later reads can join)
+  std::uint32_t followers = 8;  ///< reads that can join one slot
+  std::uint32_t partitions = 1;  ///< partitions of the L2 (requesters are told apart by them)
+};
+
+/// One slice's coalescer.
+class RequestCoalescer {
+ public:
+  explicit RequestCoalescer(const RequestCoalescerConfig& config);
+
+  /// True when the coalescer has slots.
+  bool enabled() const { return !slots_.empty(); }
+
+  /// A read of partition `partition` arrived at `now`: joins an open slot and returns true (with
+  /// `answer(request, cycle)` called now when the leader's answer is already known), or returns
+  /// false when the read must be looked up.
+  template <class Answer>
+  bool join(const MemRequest& request, std::uint32_t partition, engine::Cycle now, Answer&& answer) {
+    if (slots_.empty()) return false;
+    Slot& s = slot(request.line_address, partition);
+    if (!open(s, request.line_address, partition, now) ||
+        (request.sector_mask & ~s.sectors) != 0) {
+      return false;
+    }
+    if (s.ready != kUnknown) {
+      answer(request, s.ready > now ? s.ready : now + 1);
+    } else if (s.waiting < config_.followers) {
+      waiting_[index(s) * config_.followers + s.waiting++] = request;
+      ++waiting_total_;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /// A read of partition `partition` was looked up at `now`: it leads its slot when the slot is
+  /// free.
+  void lead(const MemRequest& request, std::uint32_t partition, engine::Cycle now);
+
+  /// A request that changes the line (write, atomic, reduction) was looked up: its slots take no
+  /// more joins (reads already waiting are answered with their leader).
+  void close(std::uint64_t line_address);
+
+  /// The slice answered `request` (of partition `partition`) for cycle `ready`: when it leads a
+  /// slot, its joined reads are answered for the same cycle and the slot stays open until then.
+  template <class Answer>
+  void answered(const MemRequest& request, std::uint32_t partition, engine::Cycle ready,
+                Answer&& answer) {
+    if (slots_.empty()) return;
+    Slot& s = slot(request.line_address, partition);
+    if (!s.used || s.line != request.line_address || s.partition != partition ||
+        s.leader_id != request.id || s.leader_sm != request.source_sm || s.ready != kUnknown) {
+      return;
+    }
+    s.ready = ready;
+    const std::size_t base = index(s) * config_.followers;
+    for (std::uint32_t i = 0; i < s.waiting; ++i) answer(waiting_[base + i], ready);
+    waiting_total_ -= s.waiting;
+    s.waiting = 0;
+  }
+
+  /// Reads waiting for a leader's answer (they keep the slice busy).
+  std::uint64_t waiting() const { return waiting_total_; }
+
+ private:
+  static constexpr engine::Cycle kUnknown = engine::kSleep;  ///< the leader's answer is not known yet
+
+  struct Slot {
+    std::uint64_t line = 0;
+    std::uint64_t leader_id = 0;
+    engine::Cycle ready = kUnknown;  ///< the leader's answer cycle, once known
+    std::uint32_t leader_sm = 0;
+    std::uint32_t partition = 0;
+    std::uint32_t waiting = 0;
+    std::uint8_t sectors = 0;
+    bool used = false;
+  };
+
+  Slot& slot(std::uint64_t line_address, std::uint32_t partition);
+  std::size_t index(const Slot& s) const { return static_cast<std::size_t>(&s - slots_.data()); }
+  /// True when `s` is open for `line` and `partition` at `now` (a slot past its answer is free).
+  static bool open(const Slot& s, std::uint64_t line, std::uint32_t partition, engine::Cycle now) {
+    return s.used && s.line == line && s.partition == partition &&
+           (s.ready == kUnknown || s.ready > now);
+  }
+
+  RequestCoalescerConfig config_;
+  std::vector<Slot> slots_;
+  std::vector<MemRequest> waiting_;  // followers per slot
+  std::uint64_t waiting_total_ = 0;
+};
+
+}  // namespace warpsim::mem
