@@ -313,10 +313,15 @@ Cycle Sm::tick(Cycle now) {
 
 void Sm::prefetch() const {
   // From the first member stored in the object (config_ is a reference: its address is the
-  // referent's, elsewhere in memory) to the end of the ready cycles.
+  // referent's, elsewhere in memory) to the end of the ready cycles. Only addresses: nothing
+  // here may wait for a load.
   const char* hot = reinterpret_cast<const char*>(&id_);
   const char* end = reinterpret_cast<const char*>(&ready_at_) + sizeof(ready_at_);
   for (; hot < end; hot += 64) __builtin_prefetch(hot);
+}
+
+void Sm::prefetch_deep() const {
+  // The hot members are loaded by now: follow them to the pipeline.
   if (pipeline_ != nullptr) pipeline_->prefetch();
 }
 

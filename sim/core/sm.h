@@ -101,6 +101,7 @@ class Sm final : public engine::Component, private CompletionSink {
 
   engine::Cycle tick(engine::Cycle now) override;
   void prefetch() const override;
+  void prefetch_deep() const override;
   bool busy() const override;
   void dump_state(std::ostream& out) const override;
 

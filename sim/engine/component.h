@@ -42,8 +42,15 @@ class Component {
 
   /// Hints that `tick` is about to run: a component may start loading the state its tick reads,
   /// so that the engine overlaps those loads with the previous component's tick. Must not change
-  /// any state.
+  /// any state, and must read none that a tick writes (in a parallel instant another thread may
+  /// be ticking the component meanwhile): addresses only.
   virtual void prefetch() const {}
+
+  /// Second prefetch stage, called once the lines prefetch() asked for had time to arrive (the
+  /// engine calls prefetch() two components ahead and this one component ahead): it may read
+  /// those lines to follow pointers to the rest of the tick's state. Must not change any state;
+  /// called only when no other thread can be ticking the component.
+  virtual void prefetch_deep() const {}
 
   /// Optional hook run serially, in component-id order, after every tick of the instant; called
   /// only for components that called `enable_commit_hook()`. It may send and pop on the

@@ -18,6 +18,7 @@ Engine::Engine(EngineOptions options) : options_(options) {
   if (threads_ > 1) {
     pool_ = std::make_unique<InstantPool>(threads_);
     thread_due_.resize(threads_);
+    claims_ = std::make_unique<Claim[]>(threads_);
   }
 }
 
@@ -223,23 +224,81 @@ void Engine::collect_due() {
 }
 
 void Engine::tick_all(const std::vector<Component*>& list) {
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (i + 1 < list.size()) list[i + 1]->prefetch();
+  const std::size_t n = list.size();
+  // Prefetches in two stages: a component's own lines two ticks ahead, what they point to one
+  // tick ahead (each stage's loads overlap with a whole tick).
+  if (n > 0) list[0]->prefetch();
+  if (n > 1) list[1]->prefetch();
+  if (n > 0) list[0]->prefetch_deep();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 2 < n) list[i + 2]->prefetch();
+    if (i + 1 < n) list[i + 1]->prefetch_deep();
     Component& c = *list[i];
     c.tick_result_ = c.tick(c.now_cycle_);
     c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
   }
 }
 
+void Engine::tick_claimed(unsigned list_index, unsigned thread) {
+  const std::vector<Component*>& list = thread_due_[list_index];
+  std::atomic<std::uint64_t>& range = claims_[list_index].range;
+  const bool owner = list_index == thread;
+  std::uint64_t r = range.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t front = r >> 32;
+    const std::uint64_t back = r & 0xFFFFFFFFu;
+    if (front >= back) return;
+    const std::uint64_t claimed = owner ? front : back - 1;
+    const std::uint64_t rest = owner ? (front + 1) << 32 | back : front << 32 | (back - 1);
+    if (!range.compare_exchange_weak(r, rest, std::memory_order_relaxed)) continue;
+    ++claims_[thread].ticked;
+    const auto i = static_cast<std::size_t>(claimed);
+    // Only the first stage: another thread may be ticking the next component (prefetch() reads
+    // no state that a tick writes; prefetch_deep() does).
+    if (owner && i + 1 < back) list[i + 1]->prefetch();
+    Component& c = *list[i];
+    c.tick_result_ = c.tick(c.now_cycle_);
+    c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
+    r = range.load(std::memory_order_relaxed);
+  }
+}
+
+void Engine::note_parallel_instant() {
+  // Expected share of the other threads: (threads - 1) / threads of the ticks; fall back when
+  // they did less than half of it over 64 instants (then 4096 serial instants, then retry).
+  constexpr std::uint64_t kWindow = 64;
+  constexpr std::uint64_t kSerialInstants = 4096;
+  const unsigned threads = pool_->threads();
+  window_ticks_ += due_.size();
+  window_helped_ += due_.size() - claims_[0].ticked;
+  if (++window_instants_ < kWindow) return;
+  if (window_helped_ * 2 * threads < window_ticks_ * (threads - 1)) serial_left_ = kSerialInstants;
+  window_instants_ = window_ticks_ = window_helped_ = 0;
+}
+
 void Engine::evaluate() {
   if (pool_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
+    if (serial_left_ > 0) {
+      --serial_left_;
+      tick_all(due_);
+      return;
+    }
     ++parallel_instants_;
-    // Each component has a fixed thread (id mod threads): its state stays in one core's caches.
+    // Each component has an owning thread (id mod threads): its state stays in one core's caches.
     const unsigned threads = pool_->threads();
     for (auto& list : thread_due_) list.clear();
     for (Component* c : due_) thread_due_[c->id_ % threads].push_back(c);
-    auto tick_own = [this](unsigned t) { tick_all(thread_due_[t]); };
+    for (unsigned t = 0; t < threads; ++t) {
+      claims_[t].range.store(thread_due_[t].size(), std::memory_order_relaxed);  // [0, size)
+      claims_[t].ticked = 0;
+    }
+    // Whichever thread ticks a component, the results are the same (a tick touches only its
+    // component's state); the owner usually does, so the state stays in its core's caches.
+    auto tick_own = [this, threads](unsigned t) {
+      for (unsigned k = 0; k < threads; ++k) tick_claimed((t + k) % threads, t);
+    };
     pool_->run(tick_own);
+    if (options_.serial_fallback) note_parallel_instant();
   } else {
     tick_all(due_);
   }

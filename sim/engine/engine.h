@@ -23,6 +23,7 @@
 // removing components once registered.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -48,6 +49,10 @@ struct EngineOptions {
   unsigned threads = 1;
   /// Smallest number of components due in one instant for which evaluation runs in parallel.
   std::size_t parallel_threshold = 16;
+  /// When the other threads did less than half their share of the ticks over a window of
+  /// parallel instants (their cores are busy with other work), run the next instants serially
+  /// before trying again, rather than wait for them. Results are the same either way.
+  bool serial_fallback = true;
 };
 
 /// Whether a newly registered component is ticked at the current time's first cycle edge.
@@ -164,6 +169,11 @@ class Engine {
   void process_instant();
   void evaluate();
   static void tick_all(const std::vector<Component*>& list);
+  // Ticks the components of thread_due_[list] that no thread has claimed yet: from the front
+  // when `thread` owns the list, else from the back.
+  void tick_claimed(unsigned list, unsigned thread);
+  // Updates the serial fallback after a parallel instant.
+  void note_parallel_instant();
   void commit();
   [[noreturn]] void fire_watchdog(Time next) const;
   [[noreturn]] void fire_deadlock() const;
@@ -179,6 +189,21 @@ class Engine {
   WakeQueue wakes_;   // owed wake-ups
   std::vector<Component*> due_;
   std::vector<std::vector<Component*>> thread_due_;  // due_ split by owning thread
+  // Per thread: the unclaimed part of its due list, [front, back) packed as front << 32 | back.
+  // A thread ticks its own list from the front, then helps with the others' rest from their
+  // back, so that a thread that is late (descheduled on a busy machine, or given the costlier
+  // components) does not hold the instant up, and most components stay with their owner.
+  struct alignas(64) Claim {
+    std::atomic<std::uint64_t> range{0};
+    std::size_t ticked = 0;  // ticks run by this thread in the current instant
+  };
+  std::unique_ptr<Claim[]> claims_;
+  // Serial fallback (EngineOptions::serial_fallback): ticks of the current window of parallel
+  // instants, those run by threads other than the caller's, and serial instants still to run.
+  std::uint64_t window_instants_ = 0;
+  std::uint64_t window_ticks_ = 0;
+  std::uint64_t window_helped_ = 0;
+  std::uint64_t serial_left_ = 0;
   std::vector<Component*> self_due_;
   std::vector<Component*> woken_due_;
   bool due_hook_ = false;  // some due component has a commit hook

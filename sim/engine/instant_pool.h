@@ -5,9 +5,9 @@
 // run(body) calls body(t) once on each of the pool's threads t = 0 .. threads-1 (0 is the calling
 // thread), and between instants a worker spins on an epoch counter for a while before it sleeps
 // on it (std::atomic wait/notify). The caller decides which work thread t does; the engine gives
-// each component a fixed thread, so that its state stays in that core's caches from one instant
-// to the next (a component's working set moving between cores every instant costs more than its
-// tick).
+// each component an owning thread, so that its state stays in that core's caches from one
+// instant to the next (a component's working set moving between cores every instant costs more
+// than its tick); a thread done with its own components ticks the others' rest.
 //
 // The results must not depend on the threads (each thread touches only its own components'
 // state). The first exception thrown by a call is rethrown by run() after every thread stopped.

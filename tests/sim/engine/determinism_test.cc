@@ -85,9 +85,11 @@ struct Outcome {
 
 // Builds the network described by `topology_seed`, registering components and ports in an order
 // shuffled by `order_seed` (0 keeps the natural order), and runs it.
-Outcome simulate(unsigned threads, std::uint64_t order_seed, std::uint64_t topology_seed = 1) {
+Outcome simulate(unsigned threads, std::uint64_t order_seed, std::uint64_t topology_seed = 1,
+                 bool serial_fallback = false) {
   constexpr int kNodes = 96;
-  Engine engine({.threads = threads, .parallel_threshold = 2});
+  Engine engine(
+      {.threads = threads, .parallel_threshold = 2, .serial_fallback = serial_fallback});
   const ClockDomain* domains[] = {&engine.add_clock_domain("sm", 1'980'000),
                                   &engine.add_clock_domain("l2", 1'600'000),
                                   &engine.add_clock_domain("mem", 3'200'000)};
@@ -166,6 +168,8 @@ TEST(EngineDeterminism, ParallelRunsEqualTheSerialRunBitForBit) {
     const Outcome parallel = simulate(threads, 0);
     EXPECT_GT(parallel.parallel_instants, serial.instants / 2);
     expect_same(serial, parallel);
+    // With the serial fallback (on by default) some instants may run serially: same results.
+    expect_same(serial, simulate(threads, 0, 1, true));
   }
   expect_same(serial, simulate(1, 0));
 }
