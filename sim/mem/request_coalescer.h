@@ -9,8 +9,8 @@
 // looked up at the slice leads a slot when the slot is free; the slot stays open until the
 // leader's response is ready to leave. A later read of the same line and partition whose sectors
 // the leader asked for joins it (up to `followers` per slot): it costs the slice no lookup and no
-// lts__ counts, and is answered in the leader's cycle (or its own next cycle, when it arrives
-// after the leader's answer is known). A write, atomic or reduction of the line closes the slot.
+// lts__ counts, and is answered in the leader's cycle, whether it joins before or after that
+// cycle is known. A write, atomic or reduction of the line closes the slot.
 //
 // Left out: the coalescer's own bandwidth and queueing, programmatic (multicast) coalescing,
 // partial joins (a read needing one more sector goes to the slice whole) and the LRC's write
@@ -41,7 +41,7 @@ class RequestCoalescer {
   bool enabled() const { return !slots_.empty(); }
 
   /// A read of partition `partition` arrived at `now`: joins an open slot and returns true (with
-  /// `answer(request, cycle)` called now when the leader's answer is already known), or returns
+  /// `answer(request, leader's cycle)` called now when that cycle is already known), or returns
   /// false when the read must be looked up.
   template <class Answer>
   bool join(const MemRequest& request, std::uint32_t partition, engine::Cycle now, Answer&& answer) {
@@ -52,7 +52,7 @@ class RequestCoalescer {
       return false;
     }
     if (s.ready != kUnknown) {
-      answer(request, s.ready > now ? s.ready : now + 1);
+      answer(request, s.ready);  // open(): still ahead of now
     } else if (s.waiting < config_.followers) {
       waiting_[index(s) * config_.followers + s.waiting++] = request;
       ++waiting_total_;

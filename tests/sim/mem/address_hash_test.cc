@@ -22,13 +22,18 @@ TEST(MemAddressHash, ModuloMapsLineNumbersRoundRobin) {
   EXPECT_EQ(hash->locate(3 * 128).partition, 1u);
 }
 
+// Runs of `slices` lines starting at a multiple of `slices` visit every slice exactly once.
+void expect_every_slice_once_per_aligned_run(const AddressHash& hash, std::uint64_t slices) {
+  for (std::uint64_t base : {std::uint64_t{0}, slices * 1000, slices * 77777}) {
+    std::set<std::uint32_t> seen;
+    for (std::uint64_t i = 0; i < slices; ++i) seen.insert(hash.locate((base + i) * 128).slice);
+    EXPECT_EQ(seen.size(), slices) << "base " << base;
+  }
+}
+
 TEST(MemAddressHash, XorFoldVisitsEverySliceOncePerAlignedRun) {
   const auto hash = make_address_hash("xor_fold", {.slices = 16, .partitions = 2, .sms = 8});
-  for (std::uint64_t base : {0ull, 16ull * 1000, 16ull * 77777}) {
-    std::set<std::uint32_t> seen;
-    for (std::uint64_t i = 0; i < 16; ++i) seen.insert(hash->locate((base + i) * 128).slice);
-    EXPECT_EQ(seen.size(), 16u) << "base " << base;
-  }
+  expect_every_slice_once_per_aligned_run(*hash, 16);
   // A stride of 16 lines, which modulo sends to one slice, spreads.
   std::set<std::uint32_t> strided;
   for (std::uint64_t i = 0; i < 16; ++i) strided.insert(hash->locate(i * 16 * 128).slice);
@@ -41,11 +46,7 @@ TEST(MemAddressHash, XorFoldVisitsEverySliceOncePerAlignedRun) {
 TEST(MemAddressHash, RotatedLoadsEverySliceWithinOneLineOverAContiguousRange) {
   const auto hash = make_address_hash("rotated", {.slices = 120, .partitions = 2, .sms = 132});
   // Every aligned run of 120 lines visits every slice once.
-  for (std::uint64_t base : {0ull, 120ull * 1000, 120ull * 77777}) {
-    std::set<std::uint32_t> seen;
-    for (std::uint64_t i = 0; i < 120; ++i) seen.insert(hash->locate((base + i) * 128).slice);
-    EXPECT_EQ(seen.size(), 120u) << "base " << base;
-  }
+  expect_every_slice_once_per_aligned_run(*hash, 120);
   // Any range starting on a run boundary loads every slice within one line of the others (any
   // range within two); xor_fold over 120 slices loads slices 0-7 twice as much as the rest.
   const auto xor_fold = make_address_hash("xor_fold", {.slices = 120, .partitions = 2, .sms = 132});
