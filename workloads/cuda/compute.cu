@@ -58,6 +58,7 @@ twins::Point compute_point(const char* kernel, int ctas, int threads, bool calib
               twins::kv("iters", kIters),
           [=] {
             void* out = twins::poisoned((size_t)ctas * threads * sizeof(float));
+            twins::settle();
             launch(out, ctas, threads);
             twins::finish_launch(kernel);
             cudaFree(out);

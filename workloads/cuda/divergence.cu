@@ -49,6 +49,7 @@ twins::Point divergent_point(int ctas) {
           twins::kv("ways", Ways) + ";" + twins::kv("ctas", ctas) + ";" + twins::kv("iters", kIters),
           [ctas, kernel] {
             float* out = static_cast<float*>(twins::poisoned((size_t)ctas * 256 * sizeof(float)));
+            twins::settle();
             w_divergent<Ways><<<ctas, 256>>>(out, kIters);
             twins::finish_launch(kernel.c_str());
             cudaFree(out);

@@ -189,6 +189,7 @@ twins::Point attention_point(int heads, int seq) {
               qkv[i] = twins::random_bf16(elems, 21 + i, i == 0 ? 4.0f : 1.0f);
             }
             float* o = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
+            twins::settle();
             w_flash_attention<<<dim3(seq / kBq, heads), 128>>>(qkv[0], qkv[1], qkv[2], o, seq);
             twins::finish_launch("w_flash_attention");
             check(qkv[0], qkv[1], qkv[2], o, heads, seq);

@@ -62,6 +62,7 @@ twins::Point gemm_point(int size) {
             __nv_bfloat16* a = twins::random_bf16(elems, 9);
             __nv_bfloat16* b = twins::random_bf16(elems, 10);
             float* c = static_cast<float*>(twins::poisoned(elems * sizeof(float)));
+            twins::settle();
             w_gemm_mma_bf16<<<dim3(size / 32, size / 32), 128>>>(a, b, c, size, size, size);
             twins::finish_launch("w_gemm_mma_bf16");
             twins::check_gemm_bf16("w_gemm_mma_bf16", a, b, c, size, false,

@@ -49,6 +49,7 @@ twins::Point chase_point(size_t footprint_bytes) {
             TWIN_CHECK(cudaMalloc(&chain, footprint_bytes));
             TWIN_CHECK(cudaMalloc(&sink, sizeof(unsigned)));
             TWIN_CHECK(cudaMemcpy(chain, host.data(), footprint_bytes, cudaMemcpyHostToDevice));
+            twins::settle();
             w_pointer_chase<<<1, 32>>>(chain, hops, sink);
             twins::finish_launch("w_pointer_chase");
             cudaFree(chain);

@@ -44,6 +44,7 @@ twins::Point occupancy_point(int shared_bytes) {
             const int dyn = shared_bytes < kBlock * 4 ? kBlock * 4 : shared_bytes;
             TWIN_CHECK(cudaFuncSetAttribute(w_occupancy<MinCtas>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize, dyn));
+            twins::settle();
             w_occupancy<MinCtas><<<kCtas, kBlock, dyn>>>(in, out, 128);
             twins::finish_launch("w_occupancy");
             cudaFree(in);

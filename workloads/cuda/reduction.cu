@@ -41,6 +41,7 @@ twins::Point reduce_point(const char* kernel, int n, Kernel k) {
           twins::kv("n", n) + ";" + twins::kv("ctas", kCtas), [=] {
             float* in = twins::random_floats(n, 6);
             float* out = static_cast<float*>(twins::poisoned(kCtas * sizeof(float)));
+            twins::settle();
             k<<<kCtas, kBlock>>>(in, out, n);
             twins::finish_launch(kernel);
             cudaFree(in);

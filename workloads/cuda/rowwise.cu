@@ -60,6 +60,7 @@ twins::Point row_point(const char* kernel, int rows, int cols, Kernel k) {
             const size_t n = static_cast<size_t>(rows) * cols;
             float* in = twins::random_floats(n, 8);
             float* out = static_cast<float*>(twins::poisoned(n * sizeof(float)));
+            twins::settle();
             k<<<rows, kBlock>>>(in, out, cols);
             twins::finish_launch(kernel);
             cudaFree(in);

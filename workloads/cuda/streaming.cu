@@ -29,6 +29,7 @@ twins::Point copy_point(int n) {
           [n] {
             float* in = twins::random_floats(n, 1);
             float* out = static_cast<float*>(twins::poisoned(n * sizeof(float)));
+            twins::settle();
             w_copy<<<(n + kBlock - 1) / kBlock, kBlock>>>(in, out, n);
             twins::finish_launch("w_copy");
             cudaFree(in);
@@ -41,6 +42,7 @@ twins::Point saxpy_point(int n) {
           twins::kv("n", n), [n] {
             float* x = twins::random_floats(n, 2);
             float* y = twins::random_floats(n, 3);
+            twins::settle();
             w_saxpy<<<(n + kBlock - 1) / kBlock, kBlock>>>(1.5f, x, y, n);
             twins::finish_launch("w_saxpy");
             cudaFree(x);
@@ -54,6 +56,7 @@ twins::Point strided_point(int n, int stride) {
           twins::kv("n", n) + ";" + twins::kv("stride", stride), [n, stride] {
             float* in = twins::random_floats((size_t)n * stride, 4);
             float* out = static_cast<float*>(twins::poisoned(n * sizeof(float)));
+            twins::settle();
             w_strided_copy<<<(n + kBlock - 1) / kBlock, kBlock>>>(in, out, n, stride);
             twins::finish_launch("w_strided_copy");
             cudaFree(in);

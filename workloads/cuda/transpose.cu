@@ -32,6 +32,7 @@ twins::Point transpose_point(const char* kernel, int n, Kernel k) {
           twins::kv("n", n), [=] {
             float* in = twins::random_floats((size_t)n * n, 5);
             float* out = static_cast<float*>(twins::poisoned((size_t)n * n * sizeof(float)));
+            twins::settle();
             k<<<dim3(n / kTile, n / kTile), dim3(kTile, kRows)>>>(in, out, n);
             twins::finish_launch(kernel);
             cudaFree(in);

@@ -65,6 +65,9 @@ void check_gemm_bf16(const char* kernel, const __nv_bfloat16* a, const __nv_bflo
                      std::initializer_list<std::pair<int, int>> at);
 /// Uninitialised device buffer of n bytes, poisoned with 0xFF.
 void* poisoned(size_t bytes);
+/// With TWINS_SETTLE=1 in the environment: reads a buffer ten times the L2 so that no line the
+/// set-up wrote is still dirty when the measured kernel starts; otherwise does nothing.
+void settle();
 /// Checks the last launch and synchronises.
 void finish_launch(const char* what);
 
