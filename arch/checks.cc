@@ -227,6 +227,11 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.request_coalescer_entries") + " exceeds 65536 slots per slice",
            {"l2.request_coalescer_entries"});
   }
+  if (l2.has_max_dirty_fraction() && !(l2.max_dirty_fraction() < 1.0)) {
+    c.fail(c.show("l2.max_dirty_fraction") + " must be below 1 (absent: no limit)",
+           {"l2.max_dirty_fraction"});
+  }
+  if (l2.ways() > 64) c.fail(c.show("l2.ways") + " exceeds 64", {"l2.ways"});
   if (l2.request_coalescer_followers() > 64) {
     c.fail(c.show("l2.request_coalescer_followers") + " exceeds 64 reads per slot",
            {"l2.request_coalescer_followers"});

@@ -26,8 +26,11 @@ struct Reference {
   std::vector<ReferencePoint> points;
 };
 
-/// Loads `dir`/points.tsv, raw.csv and meta.json. Throws InputError naming the file and line for
-/// a missing file, a malformed line, or a point count that differs between the two files.
+/// Loads `dir`/points.tsv, raw.csv and meta.json, and, when present, one_pass.tsv (index, name,
+/// then metric columns, one row per point in the same order), whose `dram__bytes_*` columns
+/// replace raw.csv's: a one-pass profile, free of the write-backs the capture's replay passes add.
+/// Throws InputError naming the file and line for a missing file, a malformed line, or a point
+/// count or name that differs between the files.
 Reference load_reference(const std::string& dir);
 
 }  // namespace warpsim::validate

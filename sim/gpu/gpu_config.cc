@@ -221,6 +221,11 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.tags.size_bytes = arch::l2_size_bytes(s) / ms.l2_slices;
   if (l2.has_ways()) ms.l2.tags.ways = l2.ways();
   ms.l2.tags.replacement = l2.replacement_policy();
+  if (l2.has_max_dirty_fraction()) {
+    const auto ways = static_cast<double>(ms.l2.tags.ways);
+    ms.l2.tags.max_dirty_ways = std::max(1u, static_cast<std::uint32_t>(
+                                                 std::floor(ways * l2.max_dirty_fraction())));
+  }
   const double l2_per_sm_cycle = g.l2_mhz / g.sm_mhz;
   const auto slice_latency = [&](uint32_t load_to_use) {
     const double overhead = kMissPortCycles + 2.0 * ms.noc.latency_cycles / l2_per_sm_cycle;

@@ -1,5 +1,6 @@
 #include "sim/mem/cache_tags.h"
 
+#include <bit>
 #include <utility>
 
 #include "arch/error.h"
@@ -22,6 +23,15 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   if (config.index_divisor == 0) {
     throw InputError(field + ".index_divisor: expected at least 1, got 0");
   }
+  if (config.ways > 64) {
+    throw InputError(field + ".ways: expected at most 64 ways, got " + std::to_string(config.ways));
+  }
+  if (config.max_dirty_ways >= config.ways) {
+    throw InputError(field + ".max_dirty_ways: expected fewer than the " +
+                     std::to_string(config.ways) + " ways (0: no limit), got " +
+                     std::to_string(config.max_dirty_ways));
+  }
+  max_dirty_ = config.max_dirty_ways;
   sets_ = static_cast<std::uint32_t>(sets);
   divisor_ = config.index_divisor;
   set_line_ = config.set_line;
@@ -51,9 +61,11 @@ TagAccess CacheTags::access(std::uint64_t line_address, std::uint8_t sector_mask
     if (way.line_address != line_address) continue;
     result.line_hit = true;
     result.hit_mask = way.valid_mask & sector_mask;
+    const bool was_dirty = way.dirty_mask != 0;
     way.valid_mask |= sector_mask;
     way.dirty_mask |= dirty_mask;
     policy_->on_hit(set, w);
+    if (max_dirty_ != 0 && dirty_mask != 0 && !was_dirty) limit_dirty(set, base, w, result);
     return result;
   }
   std::uint32_t target = empty;
@@ -65,7 +77,20 @@ TagAccess CacheTags::access(std::uint64_t line_address, std::uint8_t sector_mask
   }
   base[target] = {line_address, static_cast<std::uint8_t>(sector_mask | dirty_mask), dirty_mask};
   policy_->on_fill(set, target);
+  if (max_dirty_ != 0 && dirty_mask != 0) limit_dirty(set, base, target, result);
   return result;
+}
+
+void CacheTags::limit_dirty(std::uint32_t set, Way* base, std::uint32_t keep, TagAccess& result) {
+  std::uint64_t others = 0;
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (w != keep && base[w].dirty_mask != 0) others |= std::uint64_t{1} << w;
+  }
+  if (static_cast<std::uint32_t>(std::popcount(others)) < max_dirty_) return;
+  const std::uint32_t w = policy_->victim_among(set, others);
+  result.cleaned = true;
+  result.written_back = {base[w].line_address, base[w].valid_mask, base[w].dirty_mask};
+  base[w].dirty_mask = 0;
 }
 
 LineState CacheTags::probe(std::uint64_t line_address) const {

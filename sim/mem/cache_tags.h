@@ -10,6 +10,12 @@
 // sets. Invalid ways (lowest index first) fill before the policy is asked for a victim. Storage is
 // sized once; no access allocates.
 //
+// A dirty-line limit (`max_dirty_ways`) bounds the dirty lines of a set: an access that makes a
+// line dirty in a set already holding that many writes back the set's other dirty line that the
+// policy ranks first to go (the least recently used under LRU) and keeps it, clean. On the H200 a
+// stream of writes into an L2 full of clean lines starts writing back at about 28 of its 60 MB
+// (validate/reference/h200/dirty_l2.tsv), where plain LRU would keep all 60.
+//
 // Left out: data, ECC, XOR set-index hashing, way prediction, and partial tags.
 #pragma once
 
@@ -33,6 +39,8 @@ struct CacheTagsConfig {
   /// interleaved shares of the address space (an L2 slice) sets n, so that the bits choosing
   /// the share do not also choose the set.
   std::uint32_t index_divisor = 1;
+  /// Dirty lines a set may hold; 0: no limit.
+  std::uint32_t max_dirty_ways = 0;
   /// When set, the line number that the set index divides instead of line_address / 128 (an L2
   /// slice of die-interleaved homes indexes by the line's rank among its die's lines).
   std::function<std::uint64_t(std::uint64_t line_address)> set_line = {};
@@ -52,6 +60,8 @@ struct TagAccess {
   std::uint8_t hit_mask = 0;  ///< requested sectors that were already valid
   bool evicted = false;       ///< a valid line was evicted to make room
   LineState victim{};         ///< the evicted line (when `evicted`)
+  bool cleaned = false;       ///< another line was written back to respect max_dirty_ways
+  LineState written_back{};   ///< that line with the dirty sectors it had (when `cleaned`)
 };
 
 /// The tag array. Not thread-safe; owned by one component.
@@ -84,6 +94,8 @@ class CacheTags {
   std::uint32_t sets() const { return sets_; }
   /// Associativity.
   std::uint32_t ways() const { return ways_; }
+  /// Dirty lines a set may hold (0: no limit).
+  std::uint32_t max_dirty_ways() const { return max_dirty_; }
   /// The set that `line_address` maps to.
   std::uint32_t set_of(std::uint64_t line_address) const {
     const std::uint64_t line = set_line_ ? set_line_(line_address) : line_address >> 7;
@@ -100,9 +112,13 @@ class CacheTags {
   std::uint32_t sets_ = 0;
   std::uint32_t ways_ = 0;
   std::uint64_t divisor_ = 1;
+  std::uint32_t max_dirty_ = 0;
   std::function<std::uint64_t(std::uint64_t)> set_line_;
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;
+
+  // Writes back a dirty line of `set` other than `keep` when the set holds more than the limit.
+  void limit_dirty(std::uint32_t set, Way* base, std::uint32_t keep, TagAccess& result);
 };
 
 }  // namespace warpsim::mem

@@ -55,8 +55,10 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
   if (config.response_queue_entries == 0) {
     throw InputError(n + ".response_queue_entries: expected at least 1 entry, got 0");
   }
-  if (config.outbound_queue_entries < 2) {
-    throw InputError(n + ".outbound_queue_entries: expected at least 2 entries, got " +
+  const std::uint32_t min_outbound = config.tags.max_dirty_ways != 0 ? 3 : 2;
+  if (config.outbound_queue_entries < min_outbound) {
+    throw InputError(n + ".outbound_queue_entries: expected at least " +
+                     std::to_string(min_outbound) + " entries, got " +
                      std::to_string(config.outbound_queue_entries));
   }
   if (config.partitions == 0 || config.partition >= config.partitions) {
@@ -108,15 +110,27 @@ void L2Slice::set_column(std::vector<L2Slice*> column) {
 
 void L2Slice::install_copy(std::uint64_t line, std::uint8_t sectors) {
   ++counters_.copy_fills;
-  const TagAccess access = tags_.access(line, sectors, 0);
-  if (!access.evicted) return;
-  ++counters_.evictions;
-  if (access.victim.dirty_mask == 0) return;
-  ++counters_.dirty_evictions;
-  const std::uint32_t n = sector_count(access.victim.dirty_mask);
-  counters_.writeback_sectors += n;
-  outbound_.push_back(MemRequest::write(access.victim.line_address, access.victim.dirty_mask,
-                                        static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+  write_back(tags_.access(line, sectors, 0));
+}
+
+void L2Slice::write_back(const TagAccess& access) {
+  const auto send = [this](const LineState& line) {
+    const std::uint32_t n = sector_count(line.dirty_mask);
+    counters_.writeback_sectors += n;
+    outbound_.push_back(MemRequest::write(line.line_address, line.dirty_mask,
+                                          static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+  };
+  if (access.evicted) {
+    ++counters_.evictions;
+    if (access.victim.dirty_mask != 0) {
+      ++counters_.dirty_evictions;
+      send(access.victim);
+    }
+  }
+  if (access.cleaned) {
+    ++counters_.dirty_cleanings;
+    send(access.written_back);
+  }
 }
 
 void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {
@@ -189,7 +203,12 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const bool copy_hit = copy != nullptr && (needed & ~copy_present) == 0 && (needed & in_flight) == 0;
   // Resources first, so a stalled request leaves no trace.
   if (responses_.size() >= response_capacity_) return Lookup::kNoResponseSlot;
-  if (outbound_.size() + 2 > config_.outbound_queue_entries) return Lookup::kNoOutboundSlot;
+  // A fetch and an eviction's write-back; a write may also clean a line (the dirty limit).
+  const std::uint32_t outbound_needed =
+      request.op != MemOp::kRead && tags_.max_dirty_ways() != 0 ? 3 : 2;
+  if (outbound_.size() + outbound_needed > config_.outbound_queue_entries) {
+    return Lookup::kNoOutboundSlot;
+  }
   if (copy != nullptr && !copy_hit && !copy->can_take_copy()) return Lookup::kNoOutboundSlot;
   if (!copy_hit && waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
@@ -265,17 +284,8 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
     }
     mshr_.add_target(target, request, wait_for);
   }
-  // The write-back leaves after the fetch, which is on the critical path.
-  if (access.evicted) {
-    ++counters_.evictions;
-    if (access.victim.dirty_mask != 0) {
-      ++counters_.dirty_evictions;
-      const std::uint32_t n = sector_count(access.victim.dirty_mask);
-      counters_.writeback_sectors += n;
-      outbound_.push_back(MemRequest::write(access.victim.line_address, access.victim.dirty_mask,
-                                            static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
-    }
-  }
+  // Write-backs leave after the fetch, which is on the critical path.
+  write_back(access);
   return Lookup::kDone;
 }
 
@@ -356,8 +366,9 @@ Cycle L2Slice::tick(Cycle now) {
   // A stall on a full MSHR table ends with a fill (a message wakes the slice); one on a full
   // queue ends when the queue drains: retry next cycle if it drained this cycle, otherwise the
   // credit that lets it drain wakes the slice (or the response's ready cycle above).
+  const std::uint32_t outbound_reserve = tags_.max_dirty_ways() != 0 ? 3 : 2;
   const bool room = responses_.size() < response_capacity_ &&
-                    outbound_.size() + 2 <= config_.outbound_queue_entries;
+                    outbound_.size() + outbound_reserve <= config_.outbound_queue_entries;
   if ((stall == Lookup::kNoResponseSlot || stall == Lookup::kNoOutboundSlot) && room) {
     next = std::min(next, now + 1);
   }

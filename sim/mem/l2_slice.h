@@ -97,6 +97,7 @@ struct L2Counters {
   std::uint64_t writeback_sectors = 0;  ///< dirty sectors written back on eviction
   std::uint64_t evictions = 0;          ///< valid lines evicted
   std::uint64_t dirty_evictions = 0;    ///< evicted lines with at least one dirty sector
+  std::uint64_t dirty_cleanings = 0;    ///< lines written back and kept to respect the dirty limit
   std::uint64_t mshr_merges = 0;        ///< misses that joined an existing MSHR entry
   std::uint64_t stall_cycles = 0;       ///< cycles a visible request could not be looked up
   std::uint64_t far_requests = 0;       ///< requests from SMs next to another partition
@@ -168,6 +169,8 @@ class L2Slice final : public engine::Component {
   /// Installs a clean copy of `sectors` of `line`; false when its write-back has no room.
   bool can_take_copy() const { return outbound_.size() + 1 <= config_.outbound_queue_entries; }
   void install_copy(std::uint64_t line, std::uint8_t sectors);
+  // Counts and queues the write-backs an access caused (an evicted dirty line, a cleaned one).
+  void write_back(const TagAccess& access);
   Lookup lookup(const MemRequest& request, engine::Cycle now);
   /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
   /// sectors_per_cycle per partially written sector when partial_write_cycles is set.

@@ -25,6 +25,7 @@ void add(L2Counters& t, const L2Counters& c) {
   t.writeback_sectors += c.writeback_sectors;
   t.evictions += c.evictions;
   t.dirty_evictions += c.dirty_evictions;
+  t.dirty_cleanings += c.dirty_cleanings;
   t.mshr_merges += c.mshr_merges;
   t.stall_cycles += c.stall_cycles;
   t.far_requests += c.far_requests;

@@ -1,5 +1,6 @@
 #include "sim/mem/replacement_policy.h"
 
+#include <bit>
 #include <cstddef>
 #include <vector>
 
@@ -15,6 +16,14 @@ class LruPolicy final : public ReplacementPolicy {
   std::uint32_t victim(std::uint32_t set) override {
     std::uint32_t best = 0;
     for (std::uint32_t w = 1; w < ways_; ++w) {
+      if (stamps_[at(set, w)] < stamps_[at(set, best)]) best = w;
+    }
+    return best;
+  }
+  std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) override {
+    auto best = static_cast<std::uint32_t>(std::countr_zero(candidates));
+    for (std::uint64_t m = candidates & (candidates - 1); m != 0; m &= m - 1) {
+      const auto w = static_cast<std::uint32_t>(std::countr_zero(m));
       if (stamps_[at(set, w)] < stamps_[at(set, best)]) best = w;
     }
     return best;
@@ -35,15 +44,23 @@ class RandomPolicy final : public ReplacementPolicy {
   void on_hit(std::uint32_t, std::uint32_t) override {}
   void on_fill(std::uint32_t, std::uint32_t) override {}
   std::uint32_t victim(std::uint32_t) override {
-    // SplitMix64.
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<std::uint32_t>(z % ways_);
+    return static_cast<std::uint32_t>(next() % ways_);
+  }
+  std::uint32_t victim_among(std::uint32_t, std::uint64_t candidates) override {
+    // The k-th set bit of the mask, k uniform.
+    auto k = static_cast<int>(next() % static_cast<std::uint64_t>(std::popcount(candidates)));
+    std::uint64_t m = candidates;
+    for (; k > 0; --k) m &= m - 1;
+    return static_cast<std::uint32_t>(std::countr_zero(m));
   }
 
  private:
+  std::uint64_t next() {  // SplitMix64
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
   std::uint32_t ways_;
   std::uint64_t state_;
 };
@@ -62,6 +79,15 @@ class SrripPolicy final : public ReplacementPolicy {
       }
       for (std::uint32_t w = 0; w < ways_; ++w) ++rrpv_[at(set, w)];
     }
+  }
+  std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) override {
+    // The most distant predicted re-reference, lowest way on ties; no ageing.
+    auto best = static_cast<std::uint32_t>(std::countr_zero(candidates));
+    for (std::uint64_t m = candidates & (candidates - 1); m != 0; m &= m - 1) {
+      const auto w = static_cast<std::uint32_t>(std::countr_zero(m));
+      if (rrpv_[at(set, w)] > rrpv_[at(set, best)]) best = w;
+    }
+    return best;
   }
 
  private:

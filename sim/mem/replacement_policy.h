@@ -7,7 +7,8 @@
 //   "srrip"  - static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit
 //              values: insert at 2, a hit sets 0, the victim is the lowest way at 3 (ageing every
 //              way until one reaches 3).
-// Each policy keeps its own per-way state, sized once at construction; no call allocates.
+// Each policy keeps its own per-way state, sized once at construction; no call allocates. Up to 64
+// ways (victim_among takes a way mask).
 //
 // Left out: adaptive policies (DRRIP, set dueling) and bypass decisions.
 #pragma once
@@ -37,6 +38,10 @@ class ReplacementPolicy {
   virtual void on_fill(std::uint32_t set, std::uint32_t way) = 0;
   /// The way of `set` (all valid) to evict.
   virtual std::uint32_t victim(std::uint32_t set) = 0;
+  /// The way among `candidates` (a nonempty mask of valid ways of `set`, bit w for way w) that the
+  /// policy ranks first to go: the least recently used, a uniform pick, the most distant
+  /// re-reference. Changes no state (a tag array uses it to choose a dirty line to write back).
+  virtual std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) = 0;
 };
 
 /// The registry of replacement policies; built-ins: "lru", "random", "srrip".

@@ -35,6 +35,33 @@ TEST(ValidateReference, LoadsTheCommittedH200Reference) {
   EXPECT_EQ(saxpy.kernel, "saxpy");
   EXPECT_EQ(saxpy.params, (std::vector<std::string>{"n=16777216"}));
   EXPECT_EQ(saxpy.measured.at("smsp__inst_executed.sum"), 9961472);
+  // DRAM bytes come from the one-pass profile (one_pass.tsv), the rest from raw.csv.
+  EXPECT_EQ(saxpy.measured.at("dram__bytes_write.sum"), 46428672);
+  EXPECT_EQ(saxpy.measured.at("dram__bytes_read.sum"), 134224896);
+}
+
+TEST(ValidateReference, AMalformedOnePassFileNamesItsLine) {
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim_bad_one_pass";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "meta.json") << "{\"gpu\": \"X\"}";
+  std::ofstream(dir / "points.tsv") << "index\tname\tkernel\tcategory\trole\tparams\n"
+                                    << "0\tcopy/n=1\tcopy\tstreaming\ttest\tn=1\n";
+  std::ofstream(dir / "raw.csv") << "\"ID\",\"dram__bytes_write.sum\"\n\"\",\"byte\"\n\"0\",\"7\"\n";
+  const auto expect_error = [&](const std::string& one_pass, const std::string& where) {
+    std::ofstream(dir / "one_pass.tsv") << one_pass;
+    try {
+      load_reference(dir.string());
+      ADD_FAILURE() << "no error for " << one_pass;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+    }
+  };
+  expect_error("index\tname\tdram__bytes_write.sum\n0\tcopy/n=1\tlots\n", "one_pass.tsv:2");
+  expect_error("index\tname\tdram__bytes_write.sum\n0\tcopy/n=2\t5\n", "one_pass.tsv:2");
+  expect_error("id\tname\n", "one_pass.tsv:1");
+  expect_error("index\tname\tdram__bytes_write.sum\n", "1 in points.tsv");
+  std::ofstream(dir / "one_pass.tsv") << "index\tname\tdram__bytes_write.sum\n0\tcopy/n=1\t5\n";
+  EXPECT_EQ(load_reference(dir.string()).points[0].measured.at("dram__bytes_write.sum"), 5);
 }
 
 TEST(ValidateReference, MissingOrMalformedFilesNameTheFile) {

@@ -10,6 +10,8 @@
 #   sass.txt            cuobjdump -sass of the twins binary
 #   raw.csv             ncu raw page, base units, one row per point
 #   raw_instances.csv   the same with metric instances (sass__inst_executed_per_opcode by opcode)
+#   one_pass.tsv        DRAM bytes, L2 write sectors and cycles per point from a second, one-pass
+#                       profile (the loader takes DRAM bytes from it)
 #   source_sass.csv     ncu source page (per-PC SASS and counters) of every point
 #   capture.log         the run's output
 #   report.ncu-rep      the ncu report (when under 16 MB)
@@ -43,6 +45,13 @@ ncu_cmd=(ncu --clock-control none --cache-control all --section SourceCounters
          --metrics "$metrics" -k regex:w_ -f -o "$work/report" "$work/twins" run)
 "${ncu_cmd[@]}" >> "$out/capture.log" 2>&1
 log "profiled"
+# DRAM bytes again in one pass: the many replay passes of the full profile add write-backs.
+one_pass_metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpc__cycles_elapsed.max
+ncu --clock-control none --cache-control all --metrics "$one_pass_metrics" -k regex:w_ -f \
+    -o "$work/one_pass" "$work/twins" run >> "$out/capture.log" 2>&1
+ncu -i "$work/one_pass.ncu-rep" --csv --page raw --print-units base > "$work/one_pass.csv"
+"$root/validate/capture/one_pass.py" "$out/points.tsv" "$work/one_pass.csv" > "$out/one_pass.tsv"
+log "profiled DRAM bytes in one pass"
 
 ncu -i "$work/report.ncu-rep" --csv --page raw --print-units base > "$out/raw.csv"
 ncu -i "$work/report.ncu-rep" --csv --page raw --print-units base \

@@ -93,6 +93,33 @@ TEST(MemCacheTags, SetLineReplacesTheLineNumber) {
   EXPECT_TRUE(tags.access(16 * 128, 1, 0).evicted);
 }
 
+TEST(MemCacheTags, DirtyLimitWritesBackTheLeastRecentlyUsedDirtyLineAndKeepsIt) {
+  // 1 set x 4 ways, at most 2 dirty lines.
+  CacheTags tags({.size_bytes = 512, .ways = 4, .max_dirty_ways = 2}, "l2");
+  EXPECT_FALSE(tags.access(0, 0b0001, 0b0001).cleaned);
+  EXPECT_FALSE(tags.access(128, 0b1111, 0).cleaned);   // clean line: no limit applies
+  EXPECT_FALSE(tags.access(256, 0b0011, 0b0011).cleaned);
+  tags.access(0, 0b0001, 0);  // 0 is now more recent than 256
+  TagAccess a = tags.access(384, 0b0100, 0b0100);  // a third dirty line
+  EXPECT_FALSE(a.evicted);
+  ASSERT_TRUE(a.cleaned);
+  EXPECT_EQ(a.written_back, (LineState{256, 0b0011, 0b0011}));
+  EXPECT_EQ(tags.probe(256), (LineState{256, 0b0011, 0}));  // kept, clean
+  // A write hit that makes the clean line 128 dirty cleans the least recent other dirty line.
+  a = tags.access(128, 0b0001, 0b0001);
+  ASSERT_TRUE(a.cleaned);
+  EXPECT_EQ(a.written_back, (LineState{0, 0b0001, 0b0001}));
+  // Writing more sectors of a line that is already dirty changes nothing.
+  EXPECT_FALSE(tags.access(384, 0b1000, 0b1000).cleaned);
+  // A dirty fill that evicts a clean line makes a third dirty one.
+  a = tags.access(512, 0b0001, 0b0001);  // evicts 256 (least recently used, clean)
+  ASSERT_TRUE(a.evicted);
+  EXPECT_EQ(a.victim, (LineState{256, 0b0011, 0}));
+  ASSERT_TRUE(a.cleaned);  // 3 dirty now (128, 384, 512): the least recent other, 128
+  EXPECT_EQ(a.written_back, (LineState{128, 0b1111, 0b0001}));
+  EXPECT_THROW(CacheTags({.size_bytes = 512, .ways = 4, .max_dirty_ways = 4}, "l2"), InputError);
+}
+
 TEST(MemCacheTags, BadGeometryNamesTheField) {
   try {
     CacheTags({.size_bytes = 1000, .ways = 2}, "gpu.l2");

@@ -235,6 +235,26 @@ TEST(MemL2Slice, DirtyEvictionsAreWrittenBack) {
   EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
 }
 
+TEST(MemL2Slice, TheDirtyLimitWritesBackWithoutEvicting) {
+  L2SliceConfig c = small_config();
+  c.tags.max_dirty_ways = 1;
+  Bench b(c);
+  // Lines 0 and 1024 share set 0; the second full-line write cleans the first.
+  b.sm.push(0, MemRequest::write(0, 0b1111, 128, 0, 0));
+  b.sm.push(1, MemRequest::write(1024, 0b1111, 128, 1, 0));
+  b.sm.push(2, read(0, 0b1111, 2));
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 1u);  // the write-back; the read hits the kept line
+  const MemRequest& wb = b.memory.requests[0].second;
+  EXPECT_EQ(wb.op, MemOp::kWrite);
+  EXPECT_EQ(wb.line_address, 0u);
+  EXPECT_EQ(wb.sector_mask, 0b1111);
+  EXPECT_EQ(b.slice.counters().dirty_cleanings, 1u);
+  EXPECT_EQ(b.slice.counters().evictions, 0u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, 4u);
+  EXPECT_EQ(b.slice.counters().sectors_hit, 4u + 4u + 4u);  // full writes count as hits
+}
+
 // A std::map-based set-associative LRU cache of the same geometry.
 class ReferenceCache {
  public:

@@ -48,6 +48,31 @@ TEST(MemReplacement, RandomIsRepeatableForASeed) {
   for (std::uint32_t v : va) EXPECT_LT(v, 8u);
 }
 
+TEST(MemReplacement, VictimAmongRanksOnlyTheCandidates) {
+  auto lru = make_replacement_policy("lru", {.sets = 1, .ways = 4});
+  for (std::uint32_t w = 0; w < 4; ++w) lru->on_fill(0, w);  // age order 0, 1, 2, 3
+  EXPECT_EQ(lru->victim_among(0, 0b1100), 2u);
+  EXPECT_EQ(lru->victim_among(0, 0b1000), 3u);
+  lru->on_hit(0, 2);
+  EXPECT_EQ(lru->victim_among(0, 0b1100), 3u);
+  EXPECT_EQ(lru->victim(0), 0u);  // unchanged by the queries
+  auto srrip = make_replacement_policy("srrip", {.sets = 1, .ways = 4});
+  for (std::uint32_t w = 0; w < 4; ++w) srrip->on_fill(0, w);
+  srrip->on_hit(0, 1);
+  EXPECT_EQ(srrip->victim_among(0, 0b0011), 0u);  // way 0 at 2, way 1 at 0
+  EXPECT_EQ(srrip->victim_among(0, 0b0010), 1u);
+  auto random = make_replacement_policy("random", {.sets = 1, .ways = 16, .seed = 3});
+  std::vector<int> seen(16, 0);
+  for (int i = 0; i < 400; ++i) ++seen[random->victim_among(0, 0b1010'0000'0000'0010)];
+  for (std::uint32_t w = 0; w < 16; ++w) {
+    if (w == 1 || w == 13 || w == 15) {
+      EXPECT_GT(seen[w], 80) << w;  // about 133 each
+    } else {
+      EXPECT_EQ(seen[w], 0) << w;
+    }
+  }
+}
+
 TEST(MemReplacement, UnknownPolicyIsAnInputError) {
   try {
     make_replacement_policy("plru", {.sets = 1, .ways = 2}, "gpu.l2.replacement");

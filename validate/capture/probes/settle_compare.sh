@@ -19,20 +19,4 @@ for settle in 0 1; do
       || { cat "$work/log$settle" >&2; exit 1; }
   ncu -i "$work/r$settle.ncu-rep" --csv --page raw --print-units base > "$work/raw$settle.csv"
 done
-python3 - "$work/points.tsv" "$work/raw0.csv" "$work/raw1.csv" <<'PY'
-import csv, sys
-points = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
-cols = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-        "gpc__cycles_elapsed.max"]
-tables = []
-for path in sys.argv[2:]:
-    rows = list(csv.reader(open(path)))
-    idx = [rows[0].index(c) for c in cols]
-    tables.append([[r[i].replace(",", "") for i in idx] for r in rows[2:]])
-if any(len(t) != len(points) for t in tables):
-    sys.exit("launch count differs from the point list")
-print("index\tname\t" + "\t".join(f"{c}:{m}" for c in cols for m in ("as_is", "settled")))
-for k, p in enumerate(points):
-    vals = [tables[m][k][c] for c in range(len(cols)) for m in range(2)]
-    print("\t".join([p[0], p[1]] + vals))
-PY
+"$root/validate/capture/one_pass.py" "$work/points.tsv" as_is="$work/raw0.csv" settled="$work/raw1.csv"

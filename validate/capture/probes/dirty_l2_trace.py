@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes the write and read probes of dirty_l2.cu as an Accel-Sim trace, for the simulator side of
+the L2 write-back probe: a grid-stride loop of 16-byte stores (probe_write) or loads
+(probe_read) over MB megabytes, 1056 CTAs of 256 threads, as the CUDA probe launches them.
+    dirty_l2_trace.py write 48 OUT_DIR && warpsim run --trace OUT_DIR/kernelslist.g --arch h200
+`write_read W R` puts the probe's two kernels in one: 1056 CTAs write W MB, the next 1056 read
+R MB of other lines (the simulator starts every kernel with a cold L2, so a sequence of kernels
+cannot carry dirty lines from one to the next).
+"""
+import os
+import sys
+
+CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
+
+
+def main():
+    kind, out = sys.argv[1], sys.argv[-1]
+    phases = [(kind, int(sys.argv[2]))] if kind != "write_read" else [
+        ("write", int(sys.argv[2])), ("read", int(sys.argv[3]))]
+    os.makedirs(out, exist_ok=True)
+    stride = CTAS * THREADS
+    with open(os.path.join(out, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
+        f.write(f"-kernel name = probe_{kind}\n-kernel id = 1\n-grid dim = ({CTAS * len(phases)},1,1)\n"
+                f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
+                "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
+                "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
+                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
+        for phase, (what, mb) in enumerate(phases):
+            write_phase(f, phase, what, mb * (1 << 20) // 16, stride)
+
+
+def write_phase(f, phase, kind, n, stride):
+    base = BASE + phase * (1 << 30)
+    for cta in range(CTAS):
+        f.write(f"#BEGIN_TB\n\nthread block = {phase * CTAS + cta},0,0\n\n")
+        for warp in range(THREADS // 32):
+            first = cta * THREADS + warp * 32
+            lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
+            for i in range(first, n, stride):
+                addr = base + 16 * i
+                if kind == "write":
+                    lines.append(f"0020 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x{addr:016x} 16 0")
+                else:
+                    lines.append(f"0020 ffffffff 1 R4 LDG.E.128 1 R2 16 1 0x{addr:016x} 16 0")
+                    lines.append("0030 ffffffff 1 R8 FADD 2 R8 R4 0")
+                lines.append("0040 ffffffff 1 R2 IADD3 2 R2 R3 0")
+                lines.append("0050 ffffffff 1 P0 ISETP.GE.U32.AND 2 R2 R9 0")
+                lines.append("0060 ffffffff 0 BRA 1 P0 0")
+            lines.append("0070 ffffffff 0 EXIT 0 0 0")
+            f.write(f"warp = {warp}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
+        f.write("#END_TB\n\n")
+
+
+if __name__ == "__main__":
+    main()
