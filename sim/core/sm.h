@@ -136,6 +136,10 @@ class Sm final : public engine::Component, private CompletionSink {
                          const OpcodeDecode& d, engine::Cycle now);
   bool unit_ready(Warp& w, int slot, const OpcodeDecode& d, engine::Cycle now);
   bool block(Warp& w, int slot, engine::Cycle now, StallReason reason, engine::Cycle until);
+  // For a warp eligible at cycle `at` − 1: the first cycle ≥ `at` its unit can take its next
+  // instruction, with `reason` set to what it is charged meanwhile when that is after `at`;
+  // `at` when its evaluation at `at` cannot be known in advance.
+  engine::Cycle port_wait(const Warp& w, engine::Cycle at, StallReason& reason) const;
   void issue(Warp& w, int slot, engine::Cycle now);
   // Holds SMSP `smsp`'s dispatch while the operand collector reads `inst`'s general registers.
   void hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, engine::Cycle now);

@@ -51,6 +51,28 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
   }
 }
 
+// The throttle a full pipeline queue charges for `info` (the memory pipeline's routing: shuffles
+// and the shared, constant and unclassified spaces queue for the MIO; texture and surface
+// accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
+// address (generic) or differs from the port's reason (tensor memory).
+StallReason queue_reason(const traces::OpcodeInfo& info) {
+  switch (info.space) {
+    case traces::MemSpace::kShared:
+    case traces::MemSpace::kConstant:
+    case traces::MemSpace::kNone:
+      return StallReason::kMioThrottle;
+    case traces::MemSpace::kGeneric:
+    case traces::MemSpace::kTensorMemory:
+      return StallReason::kMisc;
+    default:
+      break;
+  }
+  if (info.op_class == arch::SHUFFLE) return StallReason::kMioThrottle;
+  return info.space == traces::MemSpace::kTexture || info.space == traces::MemSpace::kSurface
+             ? StallReason::kTexThrottle
+             : StallReason::kLgThrottle;
+}
+
 }  // namespace
 
 Cycle Sm::issue_smsp(int smsp, Cycle now) {
@@ -133,14 +155,59 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     issued = true;
   }
   if (issued) ++counters_.issue_active_cycles[static_cast<std::size_t>(smsp)];
+  // The eligible warps not picked wait a cycle (not_selected). Each was eligible now, so at the
+  // next cycle only its unit can stop it (nothing else it waits for changes without its own
+  // issue): when that unit is busy then, its evaluation there is known in advance (see
+  // port_wait) and is made now, so that it is next evaluated when the unit frees. With an
+  // observer, or while the dispatch is held, it is evaluated at the next cycle as usual.
+  const bool look_ahead =
+      observer_ == nullptr && dispatch_free_[static_cast<std::size_t>(smsp)] <= now + 1;
   for (WarpMask m = eligible; m != 0; m &= m - 1) {
     const int slot = std::countr_zero(m);
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     set_reason(w, slot, now, StallReason::kNotSelected);
-    ready_at_[static_cast<std::size_t>(slot)] = now + 1;
-    next = now + 1;
+    Cycle ready = now + 1;
+    if (look_ahead) {
+      StallReason reason = StallReason::kNotSelected;
+      const Cycle free = port_wait(w, now + 1, reason);
+      if (free > now + 1) {
+        set_reason(w, slot, now + 1, reason);
+        ready = free;
+      }
+    }
+    ready_at_[static_cast<std::size_t>(slot)] = ready;
+    next = std::min(next, ready);
   }
   return next;
+}
+
+Cycle Sm::port_wait(const Warp& w, Cycle at, StallReason& reason) const {
+  const OpcodeDecode& d = decoder_[w.code[w.next].opcode];
+  const FunctionalUnits& fu = units_[w.smsp];
+  switch (d.kind) {
+    case ExecKind::kMemory: {
+      // A full queue at `at` would put the warp to sleep with its throttle until the queue has
+      // room, and a busy port keeps it blocked until the port frees, so either way it cannot
+      // issue before the port frees, and is charged the same reason until then, provided the
+      // queue's throttle and the port's agree (the generic and tensor-memory spaces, whose
+      // queue depends on the address or differs from the port's, are evaluated as usual).
+      const StallReason port = memory_port_reason(*d.info);
+      if (port != queue_reason(*d.info)) return at;
+      const Cycle free = fu.free_at(d.op_class, at);
+      if (free > at) reason = port;
+      return free;
+    }
+    case ExecKind::kMmaWarpgroup:
+    case ExecKind::kMmaTcgen05:
+      return at;
+    default: {
+      const int op_class =
+          d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
+      const Cycle free = fu.free_at(op_class, at);
+      if (free > at) reason = StallReason::kMathPipeThrottle;
+      return free;
+    }
+  }
 }
 
 bool Sm::block(Warp& w, int slot, Cycle now, StallReason reason, Cycle until) {

@@ -116,6 +116,48 @@ TEST(CoreStall, ChargedCyclesSumToResidentWarpCycles) {
   EXPECT_EQ(c.stalls[StallReason::kSelected], c.total_issued());
 }
 
+// Many warps contending for the same units and a small queue: without an observer the SM decides
+// some not-selected warps' next evaluation in advance (Sm::port_wait); the issue cycles and every
+// charged reason stay those of the run with one.
+TEST(CoreStall, ContendedUnitsChargeTheSameWithoutAnObserver) {
+  auto build = [] {
+    return make_kernel(4, 512, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t i) {
+      for (std::uint32_t k = 0; k < 3; ++k) {
+        w.mem("LDS", {gpr(10 + k)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+      }
+      w.mem("LDG.E", {gpr(2)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+      for (std::uint32_t k = 0; k < 1 + i % 3; ++k) w.add("MUFU.EX2", {gpr(20 + k)}, {gpr(6)});
+      w.add("FFMA", {gpr(3)}, {gpr(2), gpr(10), gpr(3)});
+      w.mem("STG.E", {}, {gpr(4), gpr(3)}, traces::strided_addresses(w.current_mask(), 0, 4));
+      w.add("EXIT");
+    });
+  };
+  for (const PipelineBackpressure limited : {PipelineBackpressure::kNone,
+                                             PipelineBackpressure::kMio,
+                                             PipelineBackpressure::kLsu}) {
+    auto observed_kernel = build();
+    SmBench observed({}, 200, 25);
+    if (limited != PipelineBackpressure::kNone) observed.pipeline().limit_in_flight(3, limited);
+    const Cycle observed_end = observed.run(observed_kernel);
+    auto plain_kernel = build();
+    SmBench plain({}, 200, 25);
+    if (limited != PipelineBackpressure::kNone) plain.pipeline().limit_in_flight(3, limited);
+    plain.sm().set_observer(nullptr);
+    const Cycle plain_end = plain.run(plain_kernel);
+    EXPECT_EQ(plain_end, observed_end);
+    const SmCounters& a = observed.sm().counters();
+    const SmCounters& b = plain.sm().counters();
+    EXPECT_GT(a.stalls[StallReason::kNotSelected], 0u);
+    EXPECT_EQ(b.stalls.total(), b.warps_active_sum);
+    for (int r = 0; r < kStallReasonCount; ++r) {
+      const auto reason = static_cast<StallReason>(r);
+      EXPECT_EQ(b.stalls[reason], a.stalls[reason]) << stall_reason_name(reason);
+    }
+    EXPECT_EQ(b.issue_active_cycles, a.issue_active_cycles);
+    EXPECT_EQ(b.warps_active_sum, a.warps_active_sum);
+  }
+}
+
 TEST(CoreStall, ReasonNamesAreNcus) {
   EXPECT_EQ(stall_reason_name(StallReason::kLongScoreboard), "long_scoreboard");
   EXPECT_EQ(stall_reason_name(StallReason::kMathPipeThrottle), "math_pipe_throttle");
