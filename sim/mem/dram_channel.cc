@@ -76,6 +76,8 @@ DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
   }
   reads_.reserve(config.read_queue_entries);
   writes_.reserve(config.write_queue_entries);
+  read_requests_.reserve(config.read_queue_entries);
+  write_requests_.reserve(config.write_queue_entries);
   candidates_.reserve(std::max(config.read_queue_entries, config.write_queue_entries));
   banks_.resize(mapping.banks());
   hit_queued_.resize(mapping.banks());
@@ -109,15 +111,18 @@ void DramChannel::accept() {
     if (a.channel != index_) {
       throw InternalError(name() + ": request for channel " + std::to_string(a.channel));
     }
-    Entry e{.request = r,
-            .bank = a.bank_group * mapping_->geometry().banks_per_group + a.bank,
+    Entry e{.bank = a.bank_group * mapping_->geometry().banks_per_group + a.bank,
             .bank_group = a.bank_group,
             .row = a.row,
             .age = next_age_++,
             .remaining = static_cast<std::uint8_t>(r.sector_mask & kAllSectors)};
-    upstream_.request->pop();
-    if (e.remaining == 0) continue;  // nothing to transfer
+    if (e.remaining == 0) {  // nothing to transfer
+      upstream_.request->pop();
+      continue;
+    }
     (write ? writes_ : reads_).push_back(e);
+    (write ? write_requests_ : read_requests_).push_back(r);
+    upstream_.request->pop();
     note_progress();
   }
   if (!draining_ &&
@@ -216,8 +221,11 @@ void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
     ++counters_.writes;
   } else {
     ++counters_.reads;
-    responses_.push_back({data_end - out_latency_cycles_, response_to(e.request)});
+    responses_.push_back(
+        {data_end - out_latency_cycles_, response_to(read_requests_[c.queue_index])});
   }
+  std::vector<MemRequest>& requests = writes ? write_requests_ : read_requests_;
+  requests.erase(requests.begin() + c.queue_index);
   queue.erase(queue.begin() + c.queue_index);
 }
 

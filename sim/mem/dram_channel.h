@@ -127,8 +127,9 @@ class DramChannel final : public engine::Component {
   const DramChannelConfig& config() const { return config_; }
 
  private:
+  // What the scheduler reads of a queued request, packed (two per cache line): every tick scans
+  // the whole queue. The request itself waits in a parallel queue until it completes.
   struct Entry {
-    MemRequest request{};
     std::uint32_t bank = 0;  // flat index: group × banks_per_group + bank
     std::uint32_t bank_group = 0;
     std::uint64_t row = 0;
@@ -175,6 +176,8 @@ class DramChannel final : public engine::Component {
   MemLink upstream_{};
   std::vector<Entry> reads_;   // arrival order, capacity reserved
   std::vector<Entry> writes_;  // arrival order, capacity reserved
+  std::vector<MemRequest> read_requests_;   // reads_[i]'s request
+  std::vector<MemRequest> write_requests_;  // writes_[i]'s request
   bool draining_ = false;
   std::uint64_t next_age_ = 0;
   std::vector<Bank> banks_;
