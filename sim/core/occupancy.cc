@@ -161,7 +161,8 @@ Occupancy compute_occupancy(const SmLimits& limits, const KernelLaunch& launch) 
         launch.preferred_carveout_pct * limits.shared_memory_per_sm_bytes / 100;
     result.carveout_bytes = align_up_to_carveout(limits, std::max(preferred, shared_per_cta));
   } else {
-    result.carveout_bytes = align_up_to_carveout(limits, others * shared_per_cta);
+    result.carveout_bytes = align_up_to_carveout(
+        limits, std::max(limits.default_min_carveout_bytes, others * shared_per_cta));
   }
   result.limit_shared_mem = shared_per_cta == 0
                                 ? limits.max_ctas_per_sm

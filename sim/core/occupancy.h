@@ -44,6 +44,8 @@ struct SmLimits {
   /// Carve-out configurations the driver chooses from, in bytes, ascending. Empty means the
   /// shared memory is fixed at shared_memory_per_sm_bytes.
   std::vector<std::int64_t> carveout_choices_bytes;
+  /// The smallest carve-out the driver picks when the launch states no preference (bytes).
+  std::int64_t default_min_carveout_bytes = 0;
   int max_cluster_size = 8;  ///< Largest thread-block cluster (CTAs).
 };
 

@@ -69,6 +69,7 @@ void fill_limits(const arch::Spec& s, core::SmLimits& l) {
     }
     std::sort(l.carveout_choices_bytes.begin(), l.carveout_choices_bytes.end());
   }
+  l.default_min_carveout_bytes = int64_t{s.l1().default_min_carveout_kb()} * 1024;
 }
 
 void fill_units(const arch::Spec& s, core::SmConfig& c) {
