@@ -56,21 +56,11 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
 // accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
 // address (generic) or differs from the port's reason (tensor memory).
 StallReason queue_reason(const traces::OpcodeInfo& info) {
-  switch (info.space) {
-    case traces::MemSpace::kShared:
-    case traces::MemSpace::kConstant:
-    case traces::MemSpace::kNone:
-      return StallReason::kMioThrottle;
-    case traces::MemSpace::kGeneric:
-    case traces::MemSpace::kTensorMemory:
-      return StallReason::kMisc;
-    default:
-      break;
+  if (info.space == traces::MemSpace::kGeneric || info.space == traces::MemSpace::kTensorMemory) {
+    return StallReason::kMisc;
   }
   if (info.op_class == arch::SHUFFLE) return StallReason::kMioThrottle;
-  return info.space == traces::MemSpace::kTexture || info.space == traces::MemSpace::kSurface
-             ? StallReason::kTexThrottle
-             : StallReason::kLgThrottle;
+  return memory_port_reason(info);
 }
 
 }  // namespace

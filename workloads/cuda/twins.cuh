@@ -65,6 +65,17 @@ void check_gemm_bf16(const char* kernel, const __nv_bfloat16* a, const __nv_bflo
                      std::initializer_list<std::pair<int, int>> at);
 /// Uninitialised device buffer of n bytes, poisoned with 0xFF.
 void* poisoned(size_t bytes);
+/// Reads p[0, n) (grid-stride) and sums it, storing the sum only if it equals a value it never
+/// takes, so that the reads stay: the settle's read and the L2 probes' read kernel.
+__device__ inline void read_all(const float4* p, size_t n, float* sink) {
+  float acc = 0.0f;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    const float4 v = p[i];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == 12345.0f) *sink = acc;
+}
 /// With TWINS_SETTLE=1 in the environment: reads a buffer ten times the L2 so that no line the
 /// set-up wrote is still dirty when the measured kernel starts; otherwise does nothing.
 void settle();

@@ -15,14 +15,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "../../../workloads/cuda/twins.cuh"
 
 namespace {
 
@@ -30,15 +23,7 @@ constexpr size_t kMB = size_t{1} << 20;
 constexpr int kCtas = 132 * 8;
 constexpr int kThreads = 256;
 
-__global__ void settle_l2(const float4* p, size_t n, float* sink) {
-  float acc = 0.0f;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    const float4 v = p[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.0f) *sink = acc;
-}
+__global__ void settle_l2(const float4* p, size_t n, float* sink) { twins::read_all(p, n, sink); }
 
 __global__ void probe_write(float4* p, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
@@ -47,15 +32,7 @@ __global__ void probe_write(float4* p, size_t n) {
   }
 }
 
-__global__ void probe_read(const float4* p, size_t n, float* sink) {
-  float acc = 0.0f;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    const float4 v = p[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.0f) *sink = acc;
-}
+__global__ void probe_read(const float4* p, size_t n, float* sink) { twins::read_all(p, n, sink); }
 
 __global__ void probe_idle(long long cycles, float* sink) {
   const long long start = clock64();
@@ -109,22 +86,22 @@ int main(int argc, char** argv) {
   const size_t buffer_bytes = 256 * kMB;
   float4 *settle = nullptr, *a = nullptr, *b = nullptr;
   float* sink = nullptr;
-  CHECK(cudaMalloc(&settle, settle_bytes));
-  CHECK(cudaMalloc(&a, buffer_bytes));
-  CHECK(cudaMalloc(&b, buffer_bytes));
-  CHECK(cudaMalloc(&sink, sizeof(float)));
-  CHECK(cudaMemset(settle, 0, settle_bytes));
-  CHECK(cudaMemset(a, 0, buffer_bytes));
-  CHECK(cudaMemset(b, 0, buffer_bytes));
+  TWIN_CHECK(cudaMalloc(&settle, settle_bytes));
+  TWIN_CHECK(cudaMalloc(&a, buffer_bytes));
+  TWIN_CHECK(cudaMalloc(&b, buffer_bytes));
+  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
+  TWIN_CHECK(cudaMemset(settle, 0, settle_bytes));
+  TWIN_CHECK(cudaMemset(a, 0, buffer_bytes));
+  TWIN_CHECK(cudaMemset(b, 0, buffer_bytes));
   for (const auto& q : seqs) {
     for (int pass = 0; pass < 2; ++pass) settle_l2<<<kCtas, kThreads>>>(settle, settle_bytes / 16, sink);
-    CHECK(cudaDeviceSynchronize());
+    TWIN_CHECK(cudaDeviceSynchronize());
     for (const auto& st : q.steps) {
       const size_t n = st.mb * kMB / 16;
       if (st.kernel == "write") probe_write<<<kCtas, kThreads>>>(a, n);
       if (st.kernel == "read") probe_read<<<kCtas, kThreads>>>(b, n, sink);
       if (st.kernel == "idle") probe_idle<<<1, 32>>>(40'000'000LL, sink);
-      CHECK(cudaDeviceSynchronize());
+      TWIN_CHECK(cudaDeviceSynchronize());
     }
   }
   std::printf("done %zu sequences\n", seqs.size());
