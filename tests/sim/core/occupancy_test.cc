@@ -192,6 +192,25 @@ TEST(CoreOccupancy, H200CtaSlotLimitedWithSharedMemory) {
       {64, 32, 32, 32, 32, 100.0, 64 * kKiB, kLimitWarps | kLimitBlocks | kLimitSharedMemory});
 }
 
+TEST(CoreOccupancy, H200DriverCarveoutFloor) {
+  // Every size CUDA accepts listed, with the driver's 32 KiB floor (l1.default_min_carveout_kb):
+  // softmax's 256 threads, 32 registers, 32 B static shared: S = 32 + 1024 -> 1152; need
+  // 8 x 1152 = 9 KiB -> 16 KiB without the floor (limit 14), 32 KiB with it (limit 28, as ncu).
+  SmLimits limits = hopper_limits();
+  limits.carveout_choices_bytes = {0,         8 * kKiB,   16 * kKiB,  32 * kKiB,  64 * kKiB,
+                                   100 * kKiB, 132 * kKiB, 164 * kKiB, 196 * kKiB, 228 * kKiB};
+  expect_occupancy(limits, launch(256, 32, 32),
+                   {8, 14, 8, 32, 8, 100.0, 16 * kKiB, kLimitWarps | kLimitRegisters});
+  limits.default_min_carveout_bytes = 32 * kKiB;
+  expect_occupancy(limits, launch(256, 32, 32),
+                   {8, 28, 8, 32, 8, 100.0, 32 * kKiB, kLimitWarps | kLimitRegisters});
+  // A preference below the floor still wins: the floor is the driver's own choice only.
+  KernelLaunch kernel = launch(256, 32, 32);
+  kernel.preferred_carveout_pct = 0;
+  expect_occupancy(limits, kernel,
+                   {8, 7, 8, 32, 7, 87.5, 8 * kKiB, kLimitSharedMemory});
+}
+
 TEST(CoreOccupancy, H200NoRegistersIsUnlimited) {
   // 0 regs: no register limit (reported as the CTA slots); 128 threads -> warps 16.
   expect_occupancy(hopper_limits(), launch(128, 0),
