@@ -35,10 +35,12 @@ class OneKernel final : public traces::KernelSource {
   bool given_ = false;
 };
 
-// One kernel on a freshly built GPU.
+// One kernel on a freshly built GPU; with warm caches its L2 starts from `cache_state` (empty:
+// cold) and leaves its contents there.
 stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::KernelInfo& info,
                                     traces::KernelSource& source, const SimulationOptions& options,
-                                    RunProgress& progress, std::uint64_t start_cycle) {
+                                    RunProgress& progress, std::uint64_t start_cycle,
+                                    std::vector<mem::CacheTags>& cache_state) {
   engine::Engine engine(engine::EngineOptions{options.threads, 16});
   const engine::ClockDomain& sm_domain = engine.add_clock_domain("sm", khz(config.sm_mhz));
   const engine::ClockDomain& l2_domain = engine.add_clock_domain("l2", khz(config.l2_mhz));
@@ -54,6 +56,7 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
     sm_ptrs.push_back(sms.back().get());
   }
   mem::MemorySystem memory(engine, config.memory, l2_domain, memory_domain);
+  if (config.warm_caches && !cache_state.empty()) memory.restore_cache_state(std::move(cache_state));
 
   const core::Occupancy occupancy = core::compute_occupancy(config.sm.limits,
                                                             core::kernel_launch(info));
@@ -109,7 +112,10 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
                         "retired (" + std::to_string(progress.ctas_retired - retired_before) +
                         " of " + std::to_string(info.cta_count()) + ")");
   }
-  return kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory);
+  stats::KernelReport report =
+      kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory);
+  if (config.warm_caches) cache_state = memory.take_cache_state();
+  return report;
 }
 
 }  // namespace
@@ -121,9 +127,11 @@ std::vector<stats::KernelReport> simulate(const GpuConfig& config, traces::Kerne
   RunProgress progress;
   traces::KernelInfo info;
   std::uint64_t cycle = 0;
+  std::vector<mem::CacheTags> cache_state;  // the L2's contents between kernels (warm caches)
   while (source.next_kernel(info)) {
     info.validate(source.describe());
-    reports.push_back(simulate_kernel(config, info, source, options, progress, cycle));
+    reports.push_back(
+        simulate_kernel(config, info, source, options, progress, cycle, cache_state));
     const stats::Sample* elapsed = reports.back().snapshot.find("gpc__cycles_elapsed.max");
     const stats::Sample* inst = reports.back().snapshot.find("smsp__inst_executed.sum");
     cycle += elapsed ? static_cast<std::uint64_t>(stats::to_double(elapsed->value)) : 0;

@@ -3,11 +3,13 @@
 // simulates a stream of kernels and reports each with Nsight Compute's metric names.
 //
 // Each kernel runs on a freshly built GPU, so caches start cold as they do under ncu's
-// --cache-control all (the default of warpsim's descriptions). Kernels of one run are simulated in
-// order; the launch overhead between them is reported, not simulated as idle time.
+// --cache-control all (the default of warpsim's descriptions). With launch.cache_start WARM the
+// L2 (and memory-side cache) slices hand their contents, dirty lines and replacement state
+// included, from one kernel to the next, as under --cache-control none; L1s start empty, as the
+// hardware invalidates them between kernels. Kernels of one run are simulated in order; the launch
+// overhead between them is reported, not simulated as idle time.
 //
-// Left out: concurrent kernels and streams, warm starts across kernels (launch.cache_start WARM is
-// reported as unsupported), chiplet topologies (see gpu_config.h).
+// Left out: concurrent kernels and streams, chiplet topologies (see gpu_config.h).
 #pragma once
 
 #include <cstdint>

@@ -133,6 +133,15 @@ void L2Slice::write_back(const TagAccess& access) {
   }
 }
 
+void L2Slice::exchange_tags(CacheTags& tags) {
+  if (tags.sets() != tags_.sets() || tags.ways() != tags_.ways()) {
+    throw InternalError(name() + ": a carried tag array of " + std::to_string(tags.sets()) +
+                        " sets x " + std::to_string(tags.ways()) + " ways does not fit " +
+                        std::to_string(tags_.sets()) + " x " + std::to_string(tags_.ways()));
+  }
+  std::swap(tags, tags_);
+}
+
 void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {
   const std::uint8_t mask = sector_mask & kAllSectors;
   tags_.access(line_of(line_address), mask, dirty ? mask : 0);

@@ -140,6 +140,11 @@ class L2Slice final : public engine::Component {
   /// for warm starts. An evicted line is dropped without write-back.
   void warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty = false);
 
+  /// Exchanges the tag array (lines, dirty sectors, replacement state) with `tags`, which must
+  /// have this slice's geometry: a warm start hands one kernel's L2 contents to the next kernel's
+  /// slice. Call only while no request is in flight (before the first tick, after the last).
+  void exchange_tags(CacheTags& tags);
+
   engine::Cycle tick(engine::Cycle now) override;
   bool busy() const override;
   void dump_state(std::ostream& out) const override;

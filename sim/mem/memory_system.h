@@ -102,6 +102,13 @@ class MemorySystem {
   /// one L2 per die, in every die's).
   void warm(std::uint64_t address, std::uint64_t bytes, bool dirty = false);
 
+  /// The caches' contents from one kernel to the next (launch.cache_start WARM): every L2 and
+  /// memory-side cache slice's tag array, in slice order. `take_cache_state` moves them out
+  /// (leaving the slices empty); `restore_cache_state` moves them into a memory system built from
+  /// the same configuration. Call before the first tick or after the last.
+  std::vector<CacheTags> take_cache_state();
+  void restore_cache_state(std::vector<CacheTags>&& state);
+
   /// Cycles (L2 domain, equal SM clock) from an SM's send to its response for an uncontended
   /// L2 hit from a near (or far) SM.
   static std::uint64_t hit_round_trip_cycles(const MemorySystemConfig& config, bool near);

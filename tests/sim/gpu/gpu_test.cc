@@ -10,6 +10,7 @@
 #include "arch/loader.h"
 #include "sim/gpu/gpu_config.h"
 #include "sim/gpu/timeline.h"
+#include "traces/in_memory_source.h"
 #include "workloads/workload.h"
 
 namespace warpsim::gpu {
@@ -135,6 +136,38 @@ TEST(GpuSimulate, DeterministicForAnyThreadCount) {
     EXPECT_EQ(a[0].snapshot.metrics[k].value, d[0].snapshot.metrics[k].value)
         << a[0].snapshot.metrics[k].name;
   }
+}
+
+// The same copy twice in one run: its input stays in the L2 only with warm caches.
+std::vector<stats::KernelReport> copy_twice(const GpuConfig& config, unsigned threads = 1) {
+  const workloads::Workload& w = workloads::find_workload("copy");
+  auto source = w.make_source(workloads::Params::parse(w.params(), {"n=65536"}, "copy"));
+  traces::KernelTrace kernel;
+  source->next_kernel(kernel.info);
+  traces::CtaTrace cta;
+  while (source->next_cta(cta)) kernel.ctas.push_back(cta);
+  traces::InMemoryKernelSource twice({kernel, kernel}, "copy twice");
+  SimulationOptions options;
+  options.threads = threads;
+  return simulate(config, twice, options);
+}
+
+TEST(GpuSimulate, WarmCachesCarryTheL2FromOneKernelToTheNext) {
+  GpuConfig cold = h200();
+  const auto c = copy_twice(cold);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(metric(c[1], "dram__bytes_read.sum"), 65536 * 4);  // cold again: every byte read
+  GpuConfig warm = cold;
+  warm.warm_caches = true;
+  const auto w = copy_twice(warm);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(metric(w[0], "dram__bytes_read.sum"), 65536 * 4);  // the first kernel starts empty
+  EXPECT_EQ(metric(w[1], "dram__bytes_read.sum"), 0);          // the input is still there
+  EXPECT_EQ(metric(w[1], "lts__t_sector_hit_rate.pct"), 100);  // and so is the output
+  EXPECT_LT(metric(w[1], "gpc__cycles_elapsed.max"), metric(c[1], "gpc__cycles_elapsed.max"));
+  // Carried state is deterministic across thread counts too.
+  const auto w2 = copy_twice(warm, 2);
+  EXPECT_EQ(metric(w2[1], "gpc__cycles_elapsed.max"), metric(w[1], "gpc__cycles_elapsed.max"));
 }
 
 TEST(GpuSimulate, SeedTransposeTilesBankConflicts) {

@@ -3,9 +3,9 @@
 the L2 write-back probe: a grid-stride loop of 16-byte stores (probe_write) or loads
 (probe_read) over MB megabytes, 1056 CTAs of 256 threads, as the CUDA probe launches them.
     dirty_l2_trace.py write 48 OUT_DIR && warpsim run --trace OUT_DIR/kernelslist.g --arch h200
-`write_read W R` puts the probe's two kernels in one: 1056 CTAs write W MB, the next 1056 read
-R MB of other lines (the simulator starts every kernel with a cold L2, so a sequence of kernels
-cannot carry dirty lines from one to the next).
+`write_read W R` writes the probe's sequence as two kernels, W MB written, then R MB of other
+lines read; simulate it with the L2 carried from one kernel to the next, as the probe ran:
+    warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
 """
 import os
 import sys
@@ -20,23 +20,22 @@ def main():
     os.makedirs(out, exist_ok=True)
     stride = CTAS * THREADS
     with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        f.write(f"-kernel name = probe_{kind}\n-kernel id = 1\n-grid dim = ({CTAS * len(phases)},1,1)\n"
-                f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
-                "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
-                "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
-                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
-                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
-                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
-        for phase, (what, mb) in enumerate(phases):
-            write_phase(f, phase, what, mb * (1 << 20) // 16, stride)
-
+        f.write("".join(f"kernel-{k + 1}.traceg\n" for k in range(len(phases))))
+    for k, (what, mb) in enumerate(phases):
+        with open(os.path.join(out, f"kernel-{k + 1}.traceg"), "w") as f:
+            f.write(f"-kernel name = probe_{what}\n-kernel id = {k + 1}\n-grid dim = ({CTAS},1,1)\n"
+                    f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
+                    "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
+                    "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
+                    "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+                    "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+                    "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
+            write_phase(f, k, what, mb * (1 << 20) // 16, stride)
 
 def write_phase(f, phase, kind, n, stride):
     base = BASE + phase * (1 << 30)
     for cta in range(CTAS):
-        f.write(f"#BEGIN_TB\n\nthread block = {phase * CTAS + cta},0,0\n\n")
+        f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
         for warp in range(THREADS // 32):
             first = cta * THREADS + warp * 32
             lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
