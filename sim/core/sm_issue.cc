@@ -55,6 +55,12 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
 // and the shared, constant and unclassified spaces queue for the MIO; texture and surface
 // accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
 // address (generic) or differs from the port's reason (tensor memory).
+// The functional unit an arithmetic instruction occupies: mma.sync (HMMA) the tensor pipe, the
+// rest their own class.
+int unit_class(const OpcodeDecode& d) {
+  return d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
+}
+
 StallReason queue_reason(const traces::OpcodeInfo& info) {
   if (info.space == traces::MemSpace::kGeneric || info.space == traces::MemSpace::kTensorMemory) {
     return StallReason::kMisc;
@@ -191,8 +197,7 @@ Cycle Sm::port_wait(const Warp& w, Cycle at, StallReason& reason) const {
     case ExecKind::kMmaTcgen05:
       return at;
     default: {
-      const int op_class =
-          d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
+      const int op_class = unit_class(d);
       const Cycle free = fu.free_at(op_class, at);
       if (free > at) reason = StallReason::kMathPipeThrottle;
       return free;
@@ -282,8 +287,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
     case ExecKind::kMmaTcgen05:
       return true;
     default: {
-      const int op_class =
-          d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
+      const int op_class = unit_class(d);
       if (!fu.can_issue(op_class, now)) {
         return block(w, slot, now, StallReason::kMathPipeThrottle, fu.free_at(op_class, now));
       }
