@@ -232,6 +232,11 @@ void check_memory(CheckContext& c) {
            {"l2.max_dirty_fraction"});
   }
   if (l2.ways() > 64) c.fail(c.show("l2.ways") + " exceeds 64", {"l2.ways"});
+  if (l2.has_ways() && l2.replacement_candidates() > l2.ways()) {
+    c.fail(c.show("l2.replacement_candidates") + " exceeds the " + std::to_string(l2.ways()) +
+               " ways (l2.ways)",
+           {"l2.replacement_candidates", "l2.ways"});
+  }
   if (l2.request_coalescer_followers() > 64) {
     c.fail(c.show("l2.request_coalescer_followers") + " exceeds 64 reads per slot",
            {"l2.request_coalescer_followers"});

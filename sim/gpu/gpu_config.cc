@@ -222,6 +222,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.tags.size_bytes = arch::l2_size_bytes(s) / ms.l2_slices;
   if (l2.has_ways()) ms.l2.tags.ways = l2.ways();
   ms.l2.tags.replacement = l2.replacement_policy();
+  ms.l2.tags.replacement_candidates = l2.replacement_candidates();
   if (l2.has_max_dirty_fraction()) {
     const auto ways = static_cast<double>(ms.l2.tags.ways);
     ms.l2.tags.max_dirty_ways = std::max(1u, static_cast<std::uint32_t>(

@@ -36,8 +36,16 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   divisor_ = config.index_divisor;
   set_line_ = config.set_line;
   ways_ = config.ways;
+  if (config.replacement_candidates > config.ways) {
+    throw InputError(field + ".replacement_candidates: expected at most the " +
+                     std::to_string(config.ways) + " ways (0: the policy's default), got " +
+                     std::to_string(config.replacement_candidates));
+  }
   policy_ = make_replacement_policy(config.replacement,
-                                    {.sets = sets_, .ways = ways_, .seed = config.seed},
+                                    {.sets = sets_,
+                                     .ways = ways_,
+                                     .seed = config.seed,
+                                     .candidates = config.replacement_candidates},
                                     field + ".replacement");
   ways_storage_.resize(std::size_t{sets_} * ways_);
 }

@@ -35,6 +35,7 @@ struct CacheTagsConfig {
   std::uint32_t ways = 0;           ///< associativity, at least 1
   std::string replacement = "lru";  ///< registered ReplacementPolicy name
   std::uint64_t seed = 1;           ///< seed for randomized policies
+  std::uint32_t replacement_candidates = 0;  ///< "random_lru": ways a victim is drawn from
   /// The set of a line is (line number / index_divisor) mod sets: an array that holds one of n
   /// interleaved shares of the address space (an L2 slice) sets n, so that the bits choosing
   /// the share do not also choose the set.

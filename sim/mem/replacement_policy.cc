@@ -1,5 +1,6 @@
 #include "sim/mem/replacement_policy.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <vector>
@@ -7,7 +8,22 @@
 namespace warpsim::mem {
 namespace {
 
-class LruPolicy final : public ReplacementPolicy {
+/// A SplitMix64 generator: a seeded, repeatable stream for the randomized policies.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+class LruPolicy : public ReplacementPolicy {
  public:
   explicit LruPolicy(const ReplacementConfig& c)
       : ways_(c.ways), stamps_(std::size_t{c.sets} * c.ways, 0) {}
@@ -29,7 +45,7 @@ class LruPolicy final : public ReplacementPolicy {
     return best;
   }
 
- private:
+ protected:
   std::size_t at(std::uint32_t set, std::uint32_t way) const {
     return std::size_t{set} * ways_ + way;
   }
@@ -38,31 +54,57 @@ class LruPolicy final : public ReplacementPolicy {
   std::uint64_t clock_ = 0;
 };
 
+/// LRU ages, a uniform pick among the `candidates` oldest ways of the set.
+class RandomLruPolicy final : public LruPolicy {
+ public:
+  explicit RandomLruPolicy(const ReplacementConfig& c)
+      : LruPolicy(c), candidates_(c.candidates == 0 ? std::max(1u, c.ways / 2) : c.candidates),
+        random_(c.seed) {}
+  std::uint32_t victim(std::uint32_t set) override {
+    // The rank-th least recently used way, rank uniform below the candidate count: select the
+    // oldest way rank + 1 times, each time above the previous stamp (a full set's stamps are
+    // distinct and nonzero).
+    const auto rank = static_cast<std::uint32_t>(random_.next() % candidates_);
+    std::uint64_t floor = 0;
+    std::uint32_t pick = 0;
+    for (std::uint32_t r = 0; r <= rank; ++r) {
+      std::uint64_t best = ~std::uint64_t{0};
+      for (std::uint32_t w = 0; w < ways_; ++w) {
+        const std::uint64_t stamp = stamps_[at(set, w)];
+        if (stamp > floor && stamp < best) {
+          best = stamp;
+          pick = w;
+        }
+      }
+      floor = best;
+    }
+    return pick;
+  }
+
+ private:
+  std::uint32_t candidates_;
+  SplitMix64 random_;
+};
+
 class RandomPolicy final : public ReplacementPolicy {
  public:
-  explicit RandomPolicy(const ReplacementConfig& c) : ways_(c.ways), state_(c.seed) {}
+  explicit RandomPolicy(const ReplacementConfig& c) : ways_(c.ways), random_(c.seed) {}
   void on_hit(std::uint32_t, std::uint32_t) override {}
   void on_fill(std::uint32_t, std::uint32_t) override {}
   std::uint32_t victim(std::uint32_t) override {
-    return static_cast<std::uint32_t>(next() % ways_);
+    return static_cast<std::uint32_t>(random_.next() % ways_);
   }
   std::uint32_t victim_among(std::uint32_t, std::uint64_t candidates) override {
     // The k-th set bit of the mask, k uniform.
-    auto k = static_cast<int>(next() % static_cast<std::uint64_t>(std::popcount(candidates)));
+    auto k = static_cast<int>(random_.next() % static_cast<std::uint64_t>(std::popcount(candidates)));
     std::uint64_t m = candidates;
     for (; k > 0; --k) m &= m - 1;
     return static_cast<std::uint32_t>(std::countr_zero(m));
   }
 
  private:
-  std::uint64_t next() {  // SplitMix64
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
   std::uint32_t ways_;
-  std::uint64_t state_;
+  SplitMix64 random_;
 };
 
 class SrripPolicy final : public ReplacementPolicy {
@@ -108,6 +150,8 @@ PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_
     r.add("lru", [](const ReplacementConfig& c) { return std::make_unique<LruPolicy>(c); });
     r.add("random", [](const ReplacementConfig& c) { return std::make_unique<RandomPolicy>(c); });
     r.add("srrip", [](const ReplacementConfig& c) { return std::make_unique<SrripPolicy>(c); });
+    r.add("random_lru",
+          [](const ReplacementConfig& c) { return std::make_unique<RandomLruPolicy>(c); });
     return r;
   }();
   return registry;

@@ -4,6 +4,11 @@
 // victim only when every way of the set is valid. Built-ins:
 //   "lru"    - true least-recently-used (a use stamp per way; ties cannot occur);
 //   "random" - uniform over the ways from a seeded SplitMix64 generator, so a run is repeatable;
+//   "random_lru" - uniform over the `candidates` least recently used ways (default half the set):
+//              old lines go first, as under LRU, but in no fixed order among themselves, so a
+//              cohort of lines written together leaves over a span of later misses rather than at
+//              once (validate/README, "DRAM writes": with 8 of 16 it fits the H200's write-back
+//              probe, but not the sharp capacity knee of its pointer chase; presets keep LRU);
 //   "srrip"  - static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit
 //              values: insert at 2, a hit sets 0, the victim is the lowest way at 3 (ageing every
 //              way until one reaches 3).
@@ -25,7 +30,8 @@ namespace warpsim::mem {
 struct ReplacementConfig {
   std::uint32_t sets = 0;
   std::uint32_t ways = 0;
-  std::uint64_t seed = 1;  ///< for "random"
+  std::uint64_t seed = 1;  ///< for "random" and "random_lru"
+  std::uint32_t candidates = 0;  ///< for "random_lru": ways the victim is drawn from (0: half)
 };
 
 /// Keeps replacement state of every way and picks victims.
@@ -39,12 +45,12 @@ class ReplacementPolicy {
   /// The way of `set` (all valid) to evict.
   virtual std::uint32_t victim(std::uint32_t set) = 0;
   /// The way among `candidates` (a nonempty mask of valid ways of `set`, bit w for way w) that the
-  /// policy ranks first to go: the least recently used, a uniform pick, the most distant
-  /// re-reference. Changes no state (a tag array uses it to choose a dirty line to write back).
+  /// policy ranks first to go: the least recently used (also under "random_lru"), a uniform
+  /// pick, the most distant re-reference. Changes no state (a tag array uses it to choose a dirty line to write back).
   virtual std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) = 0;
 };
 
-/// The registry of replacement policies; built-ins: "lru", "random", "srrip".
+/// The registry of replacement policies; built-ins: "lru", "random", "random_lru", "srrip".
 PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_registry();
 
 /// Builds the policy called `name` (config field `field` for errors).

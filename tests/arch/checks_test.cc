@@ -147,6 +147,8 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
               ElementsAre(HasSubstr("l2.request_coalescer_entries = 1000000 exceeds 65536")));
   EXPECT_THAT(h200_violations({"l2.request_coalescer_followers=100"}),
               ElementsAre(HasSubstr("l2.request_coalescer_followers = 100 exceeds 64")));
+  EXPECT_THAT(h200_violations({"l2.replacement_candidates=17"}),
+              ElementsAre(HasSubstr("l2.replacement_candidates = 17 exceeds the 16 ways")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

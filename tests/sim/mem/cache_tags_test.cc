@@ -118,6 +118,10 @@ TEST(MemCacheTags, DirtyLimitWritesBackTheLeastRecentlyUsedDirtyLineAndKeepsIt) 
   ASSERT_TRUE(a.cleaned);  // 3 dirty now (128, 384, 512): the least recent other, 128
   EXPECT_EQ(a.written_back, (LineState{128, 0b1111, 0b0001}));
   EXPECT_THROW(CacheTags({.size_bytes = 512, .ways = 4, .max_dirty_ways = 4}, "l2"), InputError);
+  EXPECT_THROW(CacheTags({.size_bytes = 512, .ways = 4, .replacement = "random_lru",
+                          .replacement_candidates = 5},
+                         "l2"),
+               InputError);
 }
 
 TEST(MemCacheTags, BadGeometryNamesTheField) {

@@ -48,6 +48,48 @@ TEST(MemReplacement, RandomIsRepeatableForASeed) {
   for (std::uint32_t v : va) EXPECT_LT(v, 8u);
 }
 
+TEST(MemReplacement, RandomLruDrawsOnlyFromTheOldestWays) {
+  // 8 ways filled in the order 5, 3, 7, 1, 0, 2, 4, 6: the 3 least recently used are 5, 3, 7.
+  auto policy = make_replacement_policy("random_lru",
+                                        {.sets = 2, .ways = 8, .seed = 3, .candidates = 3});
+  const std::uint32_t order[] = {5, 3, 7, 1, 0, 2, 4, 6};
+  for (std::uint32_t w : order) policy->on_fill(1, w);
+  int seen[8] = {};
+  for (int i = 0; i < 3000; ++i) ++seen[policy->victim(1)];
+  for (std::uint32_t w : {1u, 0u, 2u, 4u, 6u}) EXPECT_EQ(seen[w], 0) << "way " << w;
+  for (std::uint32_t w : {5u, 3u, 7u}) EXPECT_NEAR(seen[w], 1000, 150) << "way " << w;
+  // A hit makes way 5 the most recently used: the candidates become 3, 7, 1.
+  policy->on_hit(1, 5);
+  for (int i = 0; i < 300; ++i) {
+    const std::uint32_t v = policy->victim(1);
+    EXPECT_TRUE(v == 3 || v == 7 || v == 1) << v;
+  }
+  // One candidate is LRU; the dirty-line choice (victim_among) is LRU among the mask.
+  auto one = make_replacement_policy("random_lru", {.sets = 1, .ways = 4, .candidates = 1});
+  for (std::uint32_t w : {2u, 0u, 3u, 1u}) one->on_fill(0, w);
+  EXPECT_EQ(one->victim(0), 2u);
+  EXPECT_EQ(policy->victim_among(1, (1u << 6) | (1u << 7) | (1u << 5)), 7u);
+}
+
+TEST(MemReplacement, RandomLruDefaultsToHalfTheWaysAndRepeatsForASeed) {
+  auto a = make_replacement_policy("random_lru", {.sets = 1, .ways = 16, .seed = 9});
+  auto b = make_replacement_policy("random_lru", {.sets = 1, .ways = 16, .seed = 9});
+  for (std::uint32_t w = 0; w < 16; ++w) {
+    a->on_fill(0, w);
+    b->on_fill(0, w);
+  }
+  std::vector<std::uint32_t> va, vb;
+  for (int i = 0; i < 400; ++i) {
+    va.push_back(a->victim(0));
+    vb.push_back(b->victim(0));
+  }
+  EXPECT_EQ(va, vb);
+  std::vector<int> seen(16, 0);
+  for (std::uint32_t v : va) ++seen[v];
+  for (std::uint32_t w = 0; w < 8; ++w) EXPECT_GT(seen[w], 0) << "way " << w;
+  for (std::uint32_t w = 8; w < 16; ++w) EXPECT_EQ(seen[w], 0) << "way " << w;
+}
+
 TEST(MemReplacement, VictimAmongRanksOnlyTheCandidates) {
   auto lru = make_replacement_policy("lru", {.sets = 1, .ways = 4});
   for (std::uint32_t w = 0; w < 4; ++w) lru->on_fill(0, w);  // age order 0, 1, 2, 3
@@ -80,7 +122,7 @@ TEST(MemReplacement, UnknownPolicyIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "gpu.l2.replacement: unknown replacement policy 'plru'; expected one of: lru, "
-              "random, srrip");
+              "random, random_lru, srrip");
   }
 }
 

@@ -6,6 +6,9 @@ the L2 write-back probe: a grid-stride loop of 16-byte stores (probe_write) or l
 `write_read W R` writes the probe's sequence as two kernels, W MB written, then R MB of other
 lines read; simulate it with the L2 carried from one kernel to the next, as the probe ran:
     warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
+`--settle MB` first reads MB megabytes of other lines (a kernel named settle_l2), as the probe
+settles the L2 before each sequence so that it starts full of clean lines: give 128 (twice the L2)
+and read the sequence's kernels after it.
 """
 import os
 import sys
@@ -14,16 +17,21 @@ CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
 
 
 def main():
-    kind, out = sys.argv[1], sys.argv[-1]
-    phases = [(kind, int(sys.argv[2]))] if kind != "write_read" else [
-        ("write", int(sys.argv[2])), ("read", int(sys.argv[3]))]
+    args = sys.argv[1:]
+    settle = []
+    if args[0] == "--settle":
+        settle, args = [("settle", int(args[1]))], args[2:]
+    kind, out = args[0], args[-1]
+    phases = settle + ([(kind, int(args[1]))] if kind != "write_read" else [
+        ("write", int(args[1])), ("read", int(args[2]))])
     os.makedirs(out, exist_ok=True)
     stride = CTAS * THREADS
     with open(os.path.join(out, "kernelslist.g"), "w") as f:
         f.write("".join(f"kernel-{k + 1}.traceg\n" for k in range(len(phases))))
     for k, (what, mb) in enumerate(phases):
         with open(os.path.join(out, f"kernel-{k + 1}.traceg"), "w") as f:
-            f.write(f"-kernel name = probe_{what}\n-kernel id = {k + 1}\n-grid dim = ({CTAS},1,1)\n"
+            name = "settle_l2" if what == "settle" else f"probe_{what}"
+            f.write(f"-kernel name = {name}\n-kernel id = {k + 1}\n-grid dim = ({CTAS},1,1)\n"
                     f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
                     "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
                     "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
