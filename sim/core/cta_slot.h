@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,12 @@ struct CtaSlot {
   std::vector<WarpgroupState> warpgroups;                ///< One per 4 warps.
   std::int64_t registers = 0;                            ///< Registers held.
   std::int64_t shared_bytes = 0;                         ///< Shared memory held.
+  // The SM's copy of the trace (Sm::set_trace_arena), warp after warp: instructions and lane
+  // addresses, in storage kept from CTA to CTA (grown when a CTA needs more).
+  traces::WarpInstruction* code = nullptr;
+  std::size_t code_capacity = 0;
+  std::uint64_t* lanes = nullptr;
+  std::size_t lane_capacity = 0;
 };
 
 }  // namespace warpsim::core

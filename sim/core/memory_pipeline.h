@@ -28,6 +28,9 @@ struct MemoryOp {
   const traces::WarpInstruction* inst = nullptr;  ///< The instruction (mask, width, registers).
   const traces::OpcodeInfo* info = nullptr;       ///< Its space, access kind and width.
   const traces::WarpTrace* warp = nullptr;        ///< The warp's trace (lane addresses).
+  /// The warp's lane-address pool as the core reads it (warp->addresses or a copy of it, checked
+  /// against the instructions at launch); nullptr: read warp->addresses.
+  const std::uint64_t* lanes = nullptr;
 };
 
 /// Receives completions from the pipeline.

@@ -24,7 +24,8 @@ Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmC
       config_(config),
       id_(sm_id),
       smsps_(config.limits.sub_partitions),
-      decoder_(config) {
+      decoder_(&own_decoder_),
+      own_decoder_(config) {
   validate_sm_config(config);
   for (int s = 0; s < smsps_; ++s) {
     units_.emplace_back(config);
@@ -47,7 +48,7 @@ void Sm::start_kernel(const traces::KernelInfo& kernel, const Occupancy& occupan
   occupancy_ = occupancy;
   warp_size_ = static_cast<int>(kernel.warp_size());
   threads_per_cta_ = static_cast<std::uint32_t>(kernel.block.volume());
-  decoder_.sync(*opcodes_, warp_size_);
+  decoder_->sync(*opcodes_, warp_size_);
   counters_.inst_per_opcode.resize(std::max(counters_.inst_per_opcode.size(), opcodes_->size()));
 }
 
@@ -75,16 +76,18 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
                      std::to_string(warps) + " warps; expected 1.." +
                      std::to_string(std::popcount(free_warps_)) + " (free warp slots)");
   }
-  decoder_.sync(*opcodes_, warp_size_);
+  decoder_->sync(*opcodes_, warp_size_);
   for (const traces::WarpTrace& warp : cta.warps) {
     for (const traces::WarpInstruction& inst : warp.instructions) {
-      if (inst.opcode >= decoder_.size()) {
+      if (inst.opcode >= decoder_->size()) {
         throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " warp " +
                          std::to_string(warp.warp_id) + " pc 0x" + std::to_string(inst.pc) +
                          ": opcode id " + std::to_string(inst.opcode) +
                          " is not in the kernel's opcode table (" +
-                         std::to_string(decoder_.size()) + " entries)");
+                         std::to_string(decoder_->size()) + " entries)");
       }
+      // Lane addresses are read from the pool (or a copy of it) without further checks.
+      if (inst.has_lane_addresses()) (void)warp.lane_addresses(inst);
     }
   }
   if (counters_.inst_per_opcode.size() < opcodes_->size()) {
@@ -129,6 +132,7 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
                                                     ? threads_per_cta_ - first_thread
                                                     : static_cast<std::uint32_t>(warp_size_));
     w.live_mask = traces::full_mask(lanes);
+    w.lanes = w.trace->addresses.data();
     ready_at_[static_cast<std::size_t>(slot)] = cycle;
     smsp_next_[w.smsp] = std::min(smsp_next_[w.smsp], cycle);
     w.since = cycle;
@@ -136,6 +140,7 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
     smsp_warps_[w.smsp] |= WarpMask{1} << slot;
     schedulers_[w.smsp]->add_warp(slot);
   }
+  if (trace_arena_ != nullptr) copy_trace(c);
   ++resident_ctas_;
   resident_warps_ += warps;
   ++counters_.ctas_launched;
@@ -146,6 +151,35 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
         {cycle, id_, cta_slot, c.trace.index, static_cast<std::uint32_t>(warps)});
   }
   return cta_slot;
+}
+
+void Sm::copy_trace(CtaSlot& c) {
+  std::size_t code = 0;
+  std::size_t lanes = 0;
+  for (const traces::WarpTrace& warp : c.trace.warps) {
+    code += warp.instructions.size();
+    lanes += warp.addresses.size();
+  }
+  // Grown by at least half, so that a slot whose CTAs vary reallocates rarely (the arena keeps
+  // what it gave out).
+  if (code > c.code_capacity) {
+    c.code_capacity = std::max(code, c.code_capacity + c.code_capacity / 2);
+    c.code = trace_arena_->allocate_array<traces::WarpInstruction>(c.code_capacity);
+  }
+  if (lanes > c.lane_capacity) {
+    c.lane_capacity = std::max(lanes, c.lane_capacity + c.lane_capacity / 2);
+    c.lanes = trace_arena_->allocate_array<std::uint64_t>(c.lane_capacity);
+  }
+  traces::WarpInstruction* code_at = c.code;
+  std::uint64_t* lanes_at = c.lanes;
+  for (int i = 0; i < c.warps; ++i) {
+    const traces::WarpTrace& warp = c.trace.warps[static_cast<std::size_t>(i)];
+    Warp& w = warps_[static_cast<std::size_t>(c.warp_slots[static_cast<std::size_t>(i)])];
+    w.code = code_at;
+    w.lanes = lanes_at;
+    code_at = std::copy(warp.instructions.begin(), warp.instructions.end(), code_at);
+    lanes_at = std::copy(warp.addresses.begin(), warp.addresses.end(), lanes_at);
+  }
 }
 
 void Sm::account(Cycle cycle) {

@@ -41,6 +41,7 @@
 #include "sim/core/warp.h"
 #include "sim/core/warp_scheduler.h"
 #include "sim/engine/component.h"
+#include "sim/engine/huge_page_arena.h"
 #include "sim/engine/port.h"
 #include "traces/cta_trace.h"
 #include "traces/kernel_info.h"
@@ -87,6 +88,15 @@ class Sm final : public engine::Component, private CompletionSink {
   void set_retire_port(engine::Port<CtaRetired>* port) { retire_port_ = port; }
   /// Receives events (nullptr: none).
   void set_observer(Observer* observer) { observer_ = observer; }
+  /// Decodes opcodes with `decoder` instead of the SM's own: the SMs of a GPU (same config) share
+  /// one table, which stays in the host's caches. It must outlive the SM and be built from an
+  /// equal config; it is synchronised only where the SM syncs its own (start_kernel, launch_cta,
+  /// which run serially).
+  void share_decoder(OpcodeDecoder& decoder) { decoder_ = &decoder; }
+  /// Copies each launched CTA's instructions and lane addresses into storage from `arena` (kept
+  /// by the CTA slot for the CTAs after it), so that the warps read compact, warm memory rather
+  /// than the source's buffers (nullptr: read the trace in place). The arena must outlive the SM.
+  void set_trace_arena(engine::HugePageArena* arena) { trace_arena_ = arena; }
 
   /// The SM's counters. Exact up to the latest tick (all warps retired: exact).
   const SmCounters& counters() const { return counters_; }
@@ -125,6 +135,9 @@ class Sm final : public engine::Component, private CompletionSink {
   void refresh_smsp_next(unsigned smsps);
   // Wakes the warps asleep on a full pipeline queue that now has room (after advance()).
   void wake_throttled(engine::Cycle now);
+  // Copies `c`'s trace into the slot's storage from trace_arena_ and points the CTA's warps
+  // (already placed) at the copy.
+  void copy_trace(CtaSlot& c);
   void retire_warp(int slot, engine::Cycle cycle);
   void retire_cta(int cta_slot, engine::Cycle cycle);
   void warp_finished(Warp& w, int slot, engine::Cycle now);
@@ -174,7 +187,7 @@ class Sm final : public engine::Component, private CompletionSink {
   std::array<engine::Cycle, kMaxWarpsPerSm> ready_at_{};
   Observer* observer_ = nullptr;
   engine::Port<CtaRetired>* retire_port_ = nullptr;
-  OpcodeDecoder decoder_;
+  OpcodeDecoder* decoder_;  // own_decoder_ or a shared one
   std::shared_ptr<const traces::OpcodeTable> opcodes_;
   Occupancy occupancy_;
   int warp_size_ = 32;
@@ -199,6 +212,8 @@ class Sm final : public engine::Component, private CompletionSink {
   std::uint32_t next_op_ = 0;
   PipelineBackpressure refusal_ = PipelineBackpressure::kNone;  // of the warp being evaluated
   SmCounters counters_;
+  OpcodeDecoder own_decoder_;
+  engine::HugePageArena* trace_arena_ = nullptr;
   std::array<Warp, kMaxWarpsPerSm> warps_{};
 };
 

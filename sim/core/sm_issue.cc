@@ -178,7 +178,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
 }
 
 Cycle Sm::port_wait(const Warp& w, Cycle at, StallReason& reason) const {
-  const OpcodeDecode& d = decoder_[w.code[w.next].opcode];
+  const OpcodeDecode& d = (*decoder_)[w.code[w.next].opcode];
   const FunctionalUnits& fu = units_[w.smsp];
   switch (d.kind) {
     case ExecKind::kMemory: {
@@ -225,7 +225,7 @@ bool Sm::evaluate(Warp& w, int slot, Cycle now) {
   if (w.at_barrier) return block(w, slot, now, StallReason::kBarrier, kSleep);
   if (w.hold_until > now) return block(w, slot, now, w.hold_reason, w.hold_until);
   const traces::WarpInstruction& inst = w.code[w.next];
-  const OpcodeDecode& d = decoder_[inst.opcode];
+  const OpcodeDecode& d = (*decoder_)[inst.opcode];
   if (w.cleared != w.next) {
     if (!dependences_clear(w, slot, inst, d, now)) return false;
     w.cleared = w.next;
@@ -298,7 +298,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
 
 void Sm::issue(Warp& w, int slot, Cycle now) {
   const traces::WarpInstruction& inst = w.code[w.next];
-  const OpcodeDecode& d = decoder_[inst.opcode];
+  const OpcodeDecode& d = (*decoder_)[inst.opcode];
   set_reason(w, slot, now, StallReason::kSelected);
   ++counters_.inst_issued[w.smsp];
   // ncu counts active threads whatever the guard predicate: add the predicated-off lanes.
@@ -414,6 +414,7 @@ void Sm::issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, co
   op.inst = &inst;
   op.info = d.info;
   op.warp = w.trace;
+  op.lanes = w.lanes;
   pipeline_->issue(op, now);
   wake_hint_ = std::min(wake_hint_, now + 1);  // the pipeline advances from the next cycle
   units_[w.smsp].issue(d.op_class, now, d.interval);

@@ -154,11 +154,15 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
   access.mask = static_cast<std::uint32_t>(inst.active_mask);
   access.width_bytes = inst.mem_width != 0 ? inst.mem_width : info.width_bytes;
   if (access.width_bytes == 0) access.width_bytes = 4;
-  if (inst.has_lane_addresses() && op.warp != nullptr) {
+  if (inst.has_lane_addresses() && (op.lanes != nullptr || op.warp != nullptr)) {
     const traces::LaneMask mask = inst.active_mask;
+    // One address per active lane, in lane order.
+    const std::span<const std::uint64_t> packed =
+        op.lanes != nullptr ? std::span<const std::uint64_t>(op.lanes + inst.mem_offset,
+                                                             traces::popcount(mask))
+                            : op.warp->lane_addresses(inst);
     if (mask != 0 && (mask & (mask + 1)) == 0) {
       // Lanes 0..n-1 active (the common case): the packed addresses are already in lane order.
-      const std::span<const std::uint64_t> packed = op.warp->lane_addresses(inst);
       if (packed.size() >= static_cast<std::size_t>(kWarpLanes)) {
         access.addresses = packed.data();  // all 32 lanes: read in place
       } else {
@@ -166,7 +170,10 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
         access.addresses = lanes_.data();
       }
     } else {
-      op.warp->expand_lane_addresses(inst, lanes_);
+      std::size_t next = 0;
+      for (traces::LaneMask m = mask; m != 0; m &= m - 1) {
+        lanes_[static_cast<std::size_t>(std::countr_zero(m))] = packed[next++];
+      }
       access.addresses = lanes_.data();
     }
   }

@@ -73,6 +73,8 @@ struct Warp {
   StallReason reason = StallReason::kNoInstruction;  ///< Charged since `since`.
   engine::Cycle since = 0;                           ///< First cycle not yet charged.
   engine::Cycle launched = 0;                        ///< Cycle it became resident.
+  const std::uint64_t* lanes = nullptr;  ///< Its lane-address pool: trace->addresses, or the
+                                         ///< SM's copy of it (instructions' mem_offset index it).
 
   std::uint32_t outstanding_memory = 0;          ///< Memory ops issued and not completed.
   engine::Cycle memory_done_at = 0;              ///< Latest completion cycle reported.

@@ -7,6 +7,7 @@
 #include "sim/core/sm.h"
 #include "sim/core/sm_memory_pipeline.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/huge_page_arena.h"
 #include "sim/gpu/gpu_stats.h"
 #include "sim/mem/memory_system.h"
 
@@ -47,11 +48,19 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
   const engine::ClockDomain& memory_domain =
       engine.add_clock_domain("memory", khz(config.memory_mhz));
 
-  std::vector<std::unique_ptr<core::Sm>> sms;
+  // Declared before the SMs, which use them: one decode table for every SM, and storage on huge
+  // pages for the SMs and their copies of the resident CTAs' traces (each tick touches a few
+  // lines of many pages).
+  core::OpcodeDecoder decoder(config.sm);
+  engine::HugePageArena arena(static_cast<std::size_t>(config.sms) *
+                              (sizeof(core::Sm) + alignof(core::Sm)));
+  std::vector<engine::ArenaPtr<core::Sm>> sms;
   std::vector<core::Sm*> sm_ptrs;
   for (int i = 0; i < config.sms; ++i) {
-    sms.push_back(std::make_unique<core::Sm>("gpu.sm[" + std::to_string(i) + "]", sm_domain, i,
-                                             config.sm));
+    sms.push_back(arena.make<core::Sm>("gpu.sm[" + std::to_string(i) + "]", sm_domain, i,
+                                       config.sm));
+    sms.back()->share_decoder(decoder);
+    sms.back()->set_trace_arena(&arena);
     engine.add(*sms.back(), engine::Start::kAsleep);
     sm_ptrs.push_back(sms.back().get());
   }
