@@ -34,12 +34,9 @@ std::uint8_t L1Cache::load(std::uint64_t line_address, std::uint8_t sectors) {
 }
 
 std::uint8_t L1Cache::store(std::uint64_t line_address, std::uint8_t sectors) {
-  if (!tags_) return 0;
-  const std::uint8_t valid = tags_->probe(line_address).valid_mask;
-  if (valid == 0) return 0;
-  const auto hit = static_cast<std::uint8_t>(valid & sectors);
-  tags_->access(line_address, hit, 0);
-  return hit;
+  // Write-allocate without a fetch: the same tag update as a load's, the data coming from the
+  // store itself.
+  return load(line_address, sectors);
 }
 
 }  // namespace warpsim::core

@@ -4,12 +4,16 @@
 //
 // Policy: loads allocate the line on a miss and mark their sectors valid at lookup ("present or
 // being fetched": the MSHRs know which are still in flight), so the contents are a function of the
-// access sequence alone. Stores write through without allocating: a store that finds its line
-// refreshes its replacement state and leaves the valid sectors valid; one that misses changes
-// nothing. Capacity = unified bytes − carve-out, rounded down to whole sets; no capacity means
+// access sequence alone. Stores write through and allocate without fetching: a store's line is
+// installed (or refreshed) with the stored sectors valid, as on the H200, whose ncu counts store
+// sectors that hit in l1tex__t_sector_hit_rate: saxpy's store to the y it just loaded hits (33 %
+// of its sectors), and a naive transpose's scattered 4-byte stores hit the lines earlier stores
+// left (53-63 %; validate/reference/h200/raw.csv). So output lines take L1 room from input lines
+// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets; no capacity means
 // every access misses and nothing is kept. Cold (empty) after construction and reset().
 //
-// Left out: data, the texture path, invalidation by atomics or by other SMs' stores (L1 is not
+// Left out: data, byte masks (a store to part of a sector makes it valid here, where the hardware
+// fetches the rest when a load needs it), the texture path, invalidation by atomics or by other SMs' stores (L1 is not
 // coherent), and eviction of lines whose sectors are still in flight (the MSHR delivers the data to
 // its waiters regardless).
 #pragma once
@@ -37,7 +41,8 @@ class L1Cache {
   /// victim if needed) with `sectors` marked valid.
   std::uint8_t load(std::uint64_t line_address, std::uint8_t sectors);
 
-  /// A store lookup of `sectors`: returns those that were valid; never allocates.
+  /// A store lookup of `sectors`: returns those that were valid, and allocates the line (evicting a
+  /// victim if needed) with `sectors` marked valid.
   std::uint8_t store(std::uint64_t line_address, std::uint8_t sectors);
 
   /// Data capacity in bytes after rounding to whole sets (0 when the carve-out takes everything).

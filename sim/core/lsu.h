@@ -14,8 +14,8 @@
 //    l1_fill_latency_cycles after its response arrives. An uncontended miss therefore completes
 //    request-port latency + memory-system time + response-port latency + l1_fill_latency_cycles
 //    after issue, plus the tag-stage cycles before the line's lookup.
-//  - store: one write-through request per line with its sectors and exact byte count; no
-//    allocation; the instruction completes (has left the SM) the cycle after its last request is
+//  - store: one write-through request per line with its sectors and exact byte count; the line is
+//    installed in the L1 with the stored sectors (l1_cache.h); the instruction completes (has left the SM) the cycle after its last request is
 //    sent.
 //  - atomic: one request per line to the L2, each holding an unmergeable MSHR entry; completes
 //    when every response has arrived (+ l1_fill_latency_cycles). Reduction: like a store.

@@ -28,18 +28,28 @@ const traces::OpcodeInfo kLdg = opcode(MemSpace::kGlobal, AccessKind::kLoad);
 const traces::OpcodeInfo kStg = opcode(MemSpace::kGlobal, AccessKind::kStore);
 constexpr engine::Cycle kMiss = 1 + 100 + 1;
 
-TEST(CoreL1Cache, LoadsAllocateAndStoresDoNot) {
+TEST(CoreL1Cache, LoadsAndStoresAllocate) {
   const L1Cache l1_const(SmMemoryConfig{}, 0);
   EXPECT_EQ(l1_const.capacity_bytes(), 256u * 1024u);
   L1Cache l1(SmMemoryConfig{}, 0);
-  EXPECT_EQ(l1.store(0x1000, 0xf), 0u);
-  EXPECT_EQ(l1.valid_sectors(0x1000), 0u);
-  EXPECT_EQ(l1.load(0x1000, 0x3), 0u);
-  EXPECT_EQ(l1.valid_sectors(0x1000), 0x3u);
-  EXPECT_EQ(l1.store(0x1000, 0x6), 0x2u);
-  EXPECT_EQ(l1.valid_sectors(0x1000), 0x3u);
-  EXPECT_EQ(l1.load(0x1000, 0xf), 0x3u);
+  // A store misses, and installs its line with the stored sectors valid (no fetch).
+  EXPECT_EQ(l1.store(0x1000, 0x6), 0u);
+  EXPECT_EQ(l1.valid_sectors(0x1000), 0x6u);
+  EXPECT_EQ(l1.store(0x1000, 0x3), 0x2u);
+  EXPECT_EQ(l1.valid_sectors(0x1000), 0x7u);
+  // A load hits the stored sectors and fetches the rest.
+  EXPECT_EQ(l1.load(0x1000, 0xf), 0x7u);
   EXPECT_EQ(l1.valid_sectors(0x1000), 0xfu);
+  // Stores take room from loaded lines: a set of 4 ways filled by loads loses its least recently
+  // used line to a store of a fifth line (lines 4 sets apart share a set of 4 x 128 B sets).
+  SmMemoryConfig small;
+  small.unified_l1_shared_bytes = 4 * 512;  // 4 sets of 4 ways
+  L1Cache tiny(small, 0);
+  for (std::uint64_t k = 0; k < 4; ++k) EXPECT_EQ(tiny.load(k * 512, 0xf), 0u);
+  EXPECT_EQ(tiny.store(4 * 512, 0x1), 0u);
+  EXPECT_EQ(tiny.valid_sectors(0), 0u);
+  EXPECT_EQ(tiny.valid_sectors(4 * 512), 0x1u);
+  EXPECT_EQ(tiny.load(512, 0xf), 0xfu);
 }
 
 TEST(CoreL1Cache, CapacityRoundsDownToWholeSets) {
