@@ -33,6 +33,9 @@ const std::vector<ComparedMetric>& compared_metrics() {
       // sectors, other units' lookups still move the rate by tens of points).
       {"lts__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0, "lts__t_sectors.sum",
        kMinDramBytes / 32},
+      // The L1's hit rate over every sector its tag stage looks up, loads and stores, as ncu counts
+      // it (saxpy's 33 % on the H200 are its stores to the y it loaded).
+      {"l1tex__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0},
       // Bank conflicts as the source page counts them (wavefronts beyond each access's ideal):
       // the l1tex__data_bank_conflicts counters also count arbitration with other L1 traffic
       // (4,814 on the conflict-free 33-column transpose), which the model does not time.

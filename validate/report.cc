@@ -54,7 +54,7 @@ void write_table(std::ostream& os, const ValidationRun& run) {
   os << std::left << std::setw(44) << "point" << std::setw(12) << "role" << std::right
      << std::setw(14) << "measured" << std::setw(14) << "simulated" << std::setw(9) << "cycles"
      << std::setw(9) << "inst" << std::setw(9) << "dram_rd" << std::setw(9) << "dram_wr"
-     << std::setw(9) << "l2_hit" << "\n";
+     << std::setw(9) << "l2_hit" << std::setw(9) << "l1_hit" << "\n";
   for (const auto& r : run.results) {
     os << std::left << std::setw(44) << r.point->name << std::setw(12) << r.point->role;
     if (!r.failure.empty()) {
@@ -69,7 +69,8 @@ void write_table(std::ostream& os, const ValidationRun& run) {
        << error_text(r, "smsp__inst_executed.sum", ErrorUnit::kPercent) << std::setw(9)
        << error_text(r, "dram__bytes_read.sum", ErrorUnit::kPercent) << std::setw(9)
        << error_text(r, "dram__bytes_write.sum", ErrorUnit::kPercent) << std::setw(9)
-       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << "\n";
+       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << std::setw(9)
+       << error_text(r, "l1tex__t_sector_hit_rate.pct", ErrorUnit::kPoints) << "\n";
   }
   os << "\n" << std::left << std::setw(14) << "group" << std::setw(62) << "metric" << std::right
      << std::setw(7) << "points" << std::setw(10) << "mean err" << std::setw(8) << "r"
@@ -96,12 +97,12 @@ void write_markdown(std::ostream& os, const ValidationRun& run, const std::strin
        << " | " << s.worst_point << " |\n";
   }
   os << "\n| point | role | category | measured cycles | simulated cycles | error | DRAM read "
-        "error | DRAM write error | L2 hit error |\n"
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "error | DRAM write error | L2 hit error | L1 hit error |\n"
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   for (const auto& r : run.results) {
     os << "| " << r.point->name << " | " << r.point->role << " | " << r.point->category << " | ";
     if (!r.failure.empty()) {
-      os << "| | not simulated: " << r.failure << " | | | |\n";
+      os << "| | not simulated: " << r.failure << " | | | | |\n";
       continue;
     }
     const auto m = r.point->measured.find(kCycles);
@@ -111,7 +112,8 @@ void write_markdown(std::ostream& os, const ValidationRun& run, const std::strin
        << error_text(r, kCycles, ErrorUnit::kPercent) << " | "
        << error_text(r, "dram__bytes_read.sum", ErrorUnit::kPercent) << " | "
        << error_text(r, "dram__bytes_write.sum", ErrorUnit::kPercent) << " | "
-       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " |\n";
+       << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " | "
+       << error_text(r, "l1tex__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " |\n";
   }
   for (const auto& f : run.threshold_failures) os << "\n**Threshold missed:** " << f << "\n";
 }
