@@ -171,6 +171,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     g.sm.issue_width = static_cast<int>(s.sm().issue_width_per_scheduler());
   }
   g.sm.register_reads_per_cycle = static_cast<int>(s.sm().register_reads_per_cycle());
+  if (s.sm().has_branch_resolve_cycles()) {
+    g.sm.branch_resolve_cycles = static_cast<int>(s.sm().branch_resolve_cycles());
+  }
   if (s.sm().has_valu_cycles_per_instruction()) {
     g.sm.amd.valu_simd_cycles = static_cast<int>(s.sm().valu_cycles_per_instruction());
   }
