@@ -50,12 +50,17 @@ std::span<const uint64_t> WarpTrace::lane_addresses(const WarpInstruction& inst)
   return {addresses.data() + inst.mem_offset, count};
 }
 
+void scatter_lane_addresses(LaneMask mask, std::span<const uint64_t> packed,
+                            std::span<uint64_t, kMaxLanes> out) {
+  size_t next = 0;
+  for_each_lane(mask, [&](uint32_t lane) { out[lane] = packed[next++]; });
+}
+
 void WarpTrace::expand_lane_addresses(const WarpInstruction& inst,
                                       std::span<uint64_t, kMaxLanes> out) const {
   const std::span<const uint64_t> packed = lane_addresses(inst);
   if (packed.empty()) return;
-  size_t next = 0;
-  for_each_lane(inst.active_mask, [&](uint32_t lane) { out[lane] = packed[next++]; });
+  scatter_lane_addresses(inst.active_mask, packed, out);
 }
 
 const InstructionExtras* WarpTrace::extras_of(const WarpInstruction& inst) const {

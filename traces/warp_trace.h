@@ -14,6 +14,11 @@
 
 namespace warpsim::traces {
 
+/// Writes packed[k], the address of the k-th active lane of `mask` in lane order, to out[lane];
+/// inactive lanes keep their value. `packed` holds popcount(mask) addresses.
+void scatter_lane_addresses(LaneMask mask, std::span<const uint64_t> packed,
+                            std::span<uint64_t, kMaxLanes> out);
+
 /// One warp's instruction stream.
 struct WarpTrace {
   uint32_t warp_id = 0;                       ///< Warp index within the CTA.

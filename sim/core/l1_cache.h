@@ -9,12 +9,13 @@
 // sectors that hit in l1tex__t_sector_hit_rate: saxpy's store to the y it just loaded hits (33 %
 // of its sectors), and a naive transpose's scattered 4-byte stores hit the lines earlier stores
 // left (53-63 %; validate/reference/h200/raw.csv). So output lines take L1 room from input lines
-// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets; no capacity means
-// every access misses and nothing is kept. Cold (empty) after construction and reset().
+// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets; no
+// capacity means every access misses and nothing is kept. Cold (empty) after construction and
+// reset().
 //
 // Left out: data, byte masks (a store to part of a sector makes it valid here, where the hardware
-// fetches the rest when a load needs it), the texture path, invalidation by atomics or by other SMs' stores (L1 is not
-// coherent), and eviction of lines whose sectors are still in flight (the MSHR delivers the data to
+// fetches the rest when a load needs it), the texture path, invalidation by atomics or by other
+// SMs' stores (L1 is not coherent), and eviction of lines whose sectors are still in flight (the MSHR delivers the data to
 // its waiters regardless).
 #pragma once
 

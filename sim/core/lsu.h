@@ -15,8 +15,8 @@
 //    request-port latency + memory-system time + response-port latency + l1_fill_latency_cycles
 //    after issue, plus the tag-stage cycles before the line's lookup.
 //  - store: one write-through request per line with its sectors and exact byte count; the line is
-//    installed in the L1 with the stored sectors (l1_cache.h); the instruction completes (has left the SM) the cycle after its last request is
-//    sent.
+//    installed in the L1 with the stored sectors (l1_cache.h); the instruction completes (has left
+//    the SM) the cycle after its last request is sent.
 //  - atomic: one request per line to the L2, each holding an unmergeable MSHR entry; completes
 //    when every response has arrived (+ l1_fill_latency_cycles). Reduction: like a store.
 // Every completion lies at least one cycle after the instruction's issue.

@@ -11,8 +11,9 @@
 // after adding the per-CTA reservation of the driver, and the shared-memory carve-out chosen from
 // a list of configurations. The carve-out the driver picks is the smallest configuration that
 // lets shared memory hold as many CTAs as the other resources allow and is at least the driver's
-// floor (default_min_carveout_bytes; the largest one when none does), or, with a preferred carve-out percentage, that preference rounded up to a
-// configuration (raised to the CTA's needs when smaller).
+// floor (default_min_carveout_bytes; the largest one when none does), or, with a preferred
+// carve-out percentage, that preference rounded up to a configuration (raised to the CTA's needs
+// when smaller).
 //
 // Left out: block barrier limits (launch__occupancy_limit_barriers), partitioned global caching
 // of sm_5x/6x, cluster placement within a GPC (launch__occupancy_cluster_pct; a cluster size is

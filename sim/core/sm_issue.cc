@@ -51,16 +51,16 @@ StallReason memory_port_reason(const traces::OpcodeInfo& info) {
   }
 }
 
-// The throttle a full pipeline queue charges for `info` (the memory pipeline's routing: shuffles
-// and the shared, constant and unclassified spaces queue for the MIO; texture and surface
-// accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
-// address (generic) or differs from the port's reason (tensor memory).
 // The functional unit an arithmetic instruction occupies: mma.sync (HMMA) the tensor pipe, the
 // rest their own class.
 int unit_class(const OpcodeDecode& d) {
   return d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
 }
 
+// The throttle a full pipeline queue charges for `info` (the memory pipeline's routing: shuffles
+// and the shared, constant and unclassified spaces queue for the MIO; texture and surface
+// accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
+// address (generic) or differs from the port's reason (tensor memory).
 StallReason queue_reason(const traces::OpcodeInfo& info) {
   if (info.space == traces::MemSpace::kGeneric || info.space == traces::MemSpace::kTensorMemory) {
     return StallReason::kMisc;

@@ -170,10 +170,7 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
         access.addresses = lanes_.data();
       }
     } else {
-      std::size_t next = 0;
-      for (traces::LaneMask m = mask; m != 0; m &= m - 1) {
-        lanes_[static_cast<std::size_t>(std::countr_zero(m))] = packed[next++];
-      }
+      traces::scatter_lane_addresses(mask, packed, lanes_);
       access.addresses = lanes_.data();
     }
   }

@@ -96,7 +96,8 @@ class RandomPolicy final : public ReplacementPolicy {
   }
   std::uint32_t victim_among(std::uint32_t, std::uint64_t candidates) override {
     // The k-th set bit of the mask, k uniform.
-    auto k = static_cast<int>(random_.next() % static_cast<std::uint64_t>(std::popcount(candidates)));
+    const auto count = static_cast<std::uint64_t>(std::popcount(candidates));
+    auto k = static_cast<int>(random_.next() % count);
     std::uint64_t m = candidates;
     for (; k > 0; --k) m &= m - 1;
     return static_cast<std::uint32_t>(std::countr_zero(m));

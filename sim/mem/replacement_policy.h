@@ -46,7 +46,8 @@ class ReplacementPolicy {
   virtual std::uint32_t victim(std::uint32_t set) = 0;
   /// The way among `candidates` (a nonempty mask of valid ways of `set`, bit w for way w) that the
   /// policy ranks first to go: the least recently used (also under "random_lru"), a uniform
-  /// pick, the most distant re-reference. Changes no state (a tag array uses it to choose a dirty line to write back).
+  /// pick, the most distant re-reference. Changes no state (a tag array uses it to choose a
+  /// dirty line to write back).
   virtual std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) = 0;
 };
 
