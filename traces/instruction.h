@@ -29,6 +29,9 @@ enum InstFlag : uint8_t {
   kInstLaneAddresses = 1u << 1,  ///< mem_offset points at popcount(active_mask) lane addresses.
   kInstGmmaCommit = 1u << 2,     ///< Accel-Sim v6 GMMA commit-group flag was 1.
   kInstHasImm = 1u << 3,         ///< The source wrote an immediate (older traces omit it).
+  /// With kInstLaneAddresses: every active lane has the same address, stored once at mem_offset
+  /// (constant and uniform loads; set by WarpTrace::set_lane_addresses).
+  kInstUniformAddress = 1u << 4,
 };
 
 /// Accel-Sim v6 Tensor Memory Accelerator fields (UTMALDG, UTMASTG, UBLKCP, …).
@@ -85,8 +88,14 @@ struct WarpInstruction {
   bool has(InstFlag flag) const { return (flags & flag) != 0; }
   /// True when lane addresses were recorded for this instruction.
   bool has_lane_addresses() const { return has(kInstLaneAddresses); }
-  /// Number of lane addresses (popcount of the mask) when recorded, else 0.
-  uint32_t lane_address_count() const { return has_lane_addresses() ? popcount(active_mask) : 0; }
+  /// True when the active lanes' addresses are recorded once for all (kInstUniformAddress).
+  bool has_uniform_address() const { return has(kInstUniformAddress); }
+  /// Number of lane addresses stored when recorded (1 when uniform, else the popcount of the
+  /// mask), else 0.
+  uint32_t lane_address_count() const {
+    if (!has_lane_addresses()) return 0;
+    return has_uniform_address() ? 1 : popcount(active_mask);
+  }
   friend bool operator==(const WarpInstruction&, const WarpInstruction&) = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "arch/error.h"
 
@@ -72,10 +73,10 @@ void KernelSummarizer::add(const CtaTrace& cta) {
       ++summary_.by_class[static_cast<size_t>(info.op_class)];
       if (!info.is_memory()) continue;
       ++summary_.memory[static_cast<size_t>(info.space)][static_cast<size_t>(info.access)];
-      for (const uint64_t address : warp.lane_addresses(inst)) {
-        summary_.bytes_requested += inst.mem_width;
-        add_footprint(info.space, address, inst.mem_width);
-      }
+      const std::span<const uint64_t> lanes = warp.lane_addresses(inst);
+      if (!lanes.empty())
+        summary_.bytes_requested += uint64_t{inst.mem_width} * popcount(inst.active_mask);
+      for (const uint64_t address : lanes) add_footprint(info.space, address, inst.mem_width);
       if (const InstructionExtras* ex = warp.extras_of(inst); ex != nullptr && ex->tma) {
         summary_.bytes_requested += ex->tma->bytes;
       }

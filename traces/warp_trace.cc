@@ -1,5 +1,7 @@
 #include "traces/warp_trace.h"
 
+#include <algorithm>
+
 #include "arch/error.h"
 
 namespace warpsim::traces {
@@ -38,7 +40,16 @@ void WarpTrace::set_lane_addresses(WarpInstruction& inst,
   }
   inst.mem_offset = static_cast<uint32_t>(addresses.size());
   inst.flags |= kInstLaneAddresses;
-  addresses.insert(addresses.end(), lane_addresses.begin(), lane_addresses.end());
+  const bool uniform =
+      expected > 1 && std::all_of(lane_addresses.begin() + 1, lane_addresses.end(),
+                                  [&](uint64_t a) { return a == lane_addresses.front(); });
+  if (uniform) {
+    inst.flags |= kInstUniformAddress;
+    addresses.push_back(lane_addresses.front());
+  } else {
+    inst.flags &= static_cast<uint8_t>(~kInstUniformAddress);
+    addresses.insert(addresses.end(), lane_addresses.begin(), lane_addresses.end());
+  }
 }
 
 std::span<const uint64_t> WarpTrace::lane_addresses(const WarpInstruction& inst) const {
@@ -52,6 +63,10 @@ std::span<const uint64_t> WarpTrace::lane_addresses(const WarpInstruction& inst)
 
 void scatter_lane_addresses(LaneMask mask, std::span<const uint64_t> packed,
                             std::span<uint64_t, kMaxLanes> out) {
+  if (packed.size() == 1) {
+    for_each_lane(mask, [&](uint32_t lane) { out[lane] = packed[0]; });
+    return;
+  }
   size_t next = 0;
   for_each_lane(mask, [&](uint32_t lane) { out[lane] = packed[next++]; });
 }
@@ -124,7 +139,7 @@ void WarpTrace::validate(const std::string& where, uint32_t warp_size) const {
       fail(i, "active mask has lanes beyond the warp size " + std::to_string(warp_size));
     }
     if (inst.has_lane_addresses() &&
-        uint64_t{inst.mem_offset} + popcount(inst.active_mask) > addresses.size()) {
+        uint64_t{inst.mem_offset} + inst.lane_address_count() > addresses.size()) {
       fail(i, "lane addresses beyond the address pool");
     }
     if (inst.extras == kNoExtras) continue;

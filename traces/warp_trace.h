@@ -15,7 +15,8 @@
 namespace warpsim::traces {
 
 /// Writes packed[k], the address of the k-th active lane of `mask` in lane order, to out[lane];
-/// inactive lanes keep their value. `packed` holds popcount(mask) addresses.
+/// inactive lanes keep their value. `packed` holds popcount(mask) addresses, or one address that
+/// every active lane has (a uniform access).
 void scatter_lane_addresses(LaneMask mask, std::span<const uint64_t> packed,
                             std::span<uint64_t, kMaxLanes> out);
 
@@ -32,10 +33,13 @@ struct WarpTrace {
   void clear();
 
   /// Appends `inst`'s lane addresses (one per active lane, in lane order) and points `inst` at
-  /// them. Throws InputError when addresses.size() differs from popcount(inst.active_mask).
+  /// them; when two or more lanes are active and all have the same address, stores it once and
+  /// marks `inst` kInstUniformAddress. Throws InputError when addresses.size() differs from
+  /// popcount(inst.active_mask).
   void set_lane_addresses(WarpInstruction& inst, std::span<const uint64_t> lane_addresses);
 
-  /// The lane addresses of `inst`, one per active lane in lane order (empty when none).
+  /// The stored lane addresses of `inst`: one per active lane in lane order, or one for all
+  /// when inst.has_uniform_address() (empty when none). expand_lane_addresses() places them.
   std::span<const uint64_t> lane_addresses(const WarpInstruction& inst) const;
 
   /// Writes the address of each active lane to out[lane]; inactive lanes keep their value.

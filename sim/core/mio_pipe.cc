@@ -52,7 +52,7 @@ SharedAccessCost MioPipe::shared_cost(const WarpAccess& access) const {
 }
 
 int MioPipe::distinct_addresses(const WarpAccess& access) {
-  if (access.addresses == nullptr || access.mask == 0) return 1;
+  if (access.addresses == nullptr || access.mask == 0 || access.uniform) return 1;
   // The common case first: every active lane reads the same address (a uniform constant).
   const std::uint64_t first = access.addresses[std::countr_zero(access.mask)];
   bool uniform = true;

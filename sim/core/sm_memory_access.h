@@ -13,6 +13,7 @@ struct WarpAccess {
   std::uint32_t mask = 0;
   const std::uint64_t* addresses = nullptr;  ///< kWarpLanes entries, or nullptr.
   int width_bytes = 4;
+  bool uniform = false;  ///< The trace recorded one address for every active lane.
 };
 
 }  // namespace warpsim::core

@@ -156,12 +156,16 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
   if (access.width_bytes == 0) access.width_bytes = 4;
   if (inst.has_lane_addresses() && (op.lanes != nullptr || op.warp != nullptr)) {
     const traces::LaneMask mask = inst.active_mask;
-    // One address per active lane, in lane order.
+    // One address per active lane, in lane order, or one for all (uniform).
     const std::span<const std::uint64_t> packed =
-        op.lanes != nullptr ? std::span<const std::uint64_t>(op.lanes + inst.mem_offset,
-                                                             traces::popcount(mask))
-                            : op.warp->lane_addresses(inst);
-    if (mask != 0 && (mask & (mask + 1)) == 0) {
+        op.lanes != nullptr
+            ? std::span<const std::uint64_t>(op.lanes + inst.mem_offset, inst.lane_address_count())
+            : op.warp->lane_addresses(inst);
+    if (inst.has_uniform_address()) {
+      lanes_.fill(packed.front());
+      access.addresses = lanes_.data();
+      access.uniform = true;
+    } else if (mask != 0 && (mask & (mask + 1)) == 0) {
       // Lanes 0..n-1 active (the common case): the packed addresses are already in lane order.
       if (packed.size() >= static_cast<std::size_t>(kWarpLanes)) {
         access.addresses = packed.data();  // all 32 lanes: read in place

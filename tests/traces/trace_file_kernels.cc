@@ -1,6 +1,8 @@
 #include "tests/traces/trace_file_kernels.h"
 
+#include <array>
 #include <filesystem>
+#include <vector>
 
 #include "traces/accelsim/accelsim_writer.h"
 #include "traces/accelsim/instruction_line.h"
@@ -28,10 +30,10 @@ KernelTrace edge_case_kernel() {
     w0.add("IMAD.MOV.U32", {gpr(1)}, {kRZ, kRZ});
     w0.mem("LDG.E.128.CONSTANT.SYS", {gpr(24)}, {gpr(44)},
            strided_addresses(0xFFFFFFFF, 0x7efe7b60c300 + c * 512, 16));
-    w0.mask(0x0000FFF0).mem("STG.E", {}, {gpr(2), gpr(3)},
-                            std::vector<uint64_t>{0x9000, 0x8000, 0x8004, 0x7000, 0x7010, 0x7014,
-                                                  0x100, 0xFFFFFFFFFFFFFF00, 0x0, 0x40, 0x44,
-                                                  0x48});
+    w0.mask(0x0000FFF0)
+        .mem("STG.E", {}, {gpr(2), gpr(3)},
+             std::vector<uint64_t>{0x9000, 0x8000, 0x8004, 0x7000, 0x7010, 0x7014, 0x100,
+                                   0xFFFFFFFFFFFFFF00, 0x0, 0x40, 0x44, 0x48});
     w0.mask(1u << 5).mem("LDS.U.128", {gpr(8)}, {gpr(9)}, std::vector<uint64_t>{0x40});
     w0.mask(0).mem("LDG.E", {gpr(10)}, {gpr(12)}, std::vector<uint64_t>{}, 4);
     w0.mask(0xFFFFFFFF).add("IADD3.X", {gpr(5)}, {gpr(1), gpr(2), gpr(3), gpr(4), gpr(6)});
@@ -69,10 +71,10 @@ KernelTrace edge_case_kernel() {
     }
     w2.add("EXIT");
     WarpBuilder w3 = k.warp(position, 3);
-    w3.mask(0x80000001).mem("ATOMG.E.ADD.STRONG.GPU", {gpr(0)}, {gpr(2), gpr(4)},
-                            std::vector<uint64_t>{0x5000, 0x4000});
-    w3.mask(0x00F0).mem("LDG.E.64", {gpr(6)}, {gpr(8)},
-                        strided_addresses(0x00F0, 0x1000, -8));
+    w3.mask(0x80000001)
+        .mem("ATOMG.E.ADD.STRONG.GPU", {gpr(0)}, {gpr(2), gpr(4)},
+             std::vector<uint64_t>{0x5000, 0x4000});
+    w3.mask(0x00F0).mem("LDG.E.64", {gpr(6)}, {gpr(8)}, strided_addresses(0x00F0, 0x1000, -8));
     w3.mask(0xFFFFFFFF).add("EXIT");
   }
   return std::move(k).build();
@@ -89,7 +91,8 @@ KernelTrace line_info_kernel() {
     w.mem("LDG.E", {gpr(2)}, {gpr(4)}, strided_addresses(~0u, 0x1000 * (cta.index.y + 1), 4))
         .line(11);
     w.add("FFMA", {gpr(3)}, {gpr(2), gpr(5), gpr(3)}).line(12);
-    if (warp == 1) w.mask(0xFFFF).mem("STS", {}, {gpr(8), gpr(3)}, strided_addresses(0xFFFF, 0, 4)).line(13);
+    if (warp == 1)
+      w.mask(0xFFFF).mem("STS", {}, {gpr(8), gpr(3)}, strided_addresses(0xFFFF, 0, 4)).line(13);
     w.mask(~0u).add("EXIT").line(14);
   });
   return std::move(k).build();
@@ -138,7 +141,8 @@ WarpTrace project_warp(const WarpTrace& in, const KernelInfo& kernel, uint32_t v
     n.src = o.src;
     for (int k = o.num_dst; k < kMaxDsts; ++k) n.dst[k] = Reg{};
     for (int k = o.num_src; k < kMaxSrcs; ++k) n.src[k] = Reg{};
-    if (v6 && accelsim::has_gmma_flag(mnemonic) && o.has(kInstGmmaCommit)) n.flags |= kInstGmmaCommit;
+    if (v6 && accelsim::has_gmma_flag(mnemonic) && o.has(kInstGmmaCommit))
+      n.flags |= kInstGmmaCommit;
     const bool imm2 = v6 && ox != nullptr && ox->imm2;
     if (o.has(kInstHasImm) || o.imm != 0 || imm2) {
       n.flags |= kInstHasImm;
@@ -157,7 +161,11 @@ WarpTrace project_warp(const WarpTrace& in, const KernelInfo& kernel, uint32_t v
       need = true;
     } else if (o.mem_width > 0 && o.has_lane_addresses()) {
       n.mem_width = o.mem_width;
-      out.set_lane_addresses(n, in.lane_addresses(o));
+      std::array<uint64_t, kMaxLanes> lanes{};
+      in.expand_lane_addresses(o, lanes);
+      std::vector<uint64_t> packed;
+      for_each_lane(o.active_mask, [&](uint32_t lane) { packed.push_back(lanes[lane]); });
+      out.set_lane_addresses(n, packed);
     }
     if (imm2) {
       ex.imm2 = ox->imm2;
@@ -178,7 +186,8 @@ WarpTrace project_warp(const WarpTrace& in, const KernelInfo& kernel, uint32_t v
       out.extras.push_back(ex);
     }
     out.instructions.push_back(n);
-    if (kernel.line_info) out.line_numbers.push_back(i < in.line_numbers.size() ? in.line_numbers[i] : 0);
+    if (kernel.line_info)
+      out.line_numbers.push_back(i < in.line_numbers.size() ? in.line_numbers[i] : 0);
   }
   return out;
 }
@@ -193,12 +202,14 @@ KernelTrace accelsim_projection(const KernelTrace& kernel) {
   info.dynamic_shared_bytes = 0;
   info.source_gpu.clear();
   info.trace_version = version;
-  if (info.binary_version == 0) info.binary_version = info.isa == Isa::kSm80 ? 80 : info.isa == Isa::kSm90 ? 90 : 100;
+  if (info.binary_version == 0)
+    info.binary_version = info.isa == Isa::kSm80 ? 80 : info.isa == Isa::kSm90 ? 90 : 100;
   for (const CtaTrace& cta : kernel.ctas) {
     CtaTrace p;
     p.index = cta.index;
     if (version >= 6) p.cluster = cta.cluster;
-    for (const WarpTrace& warp : cta.warps) p.warps.push_back(project_warp(warp, kernel.info, version));
+    for (const WarpTrace& warp : cta.warps)
+      p.warps.push_back(project_warp(warp, kernel.info, version));
     out.ctas.push_back(std::move(p));
   }
   return out;
@@ -250,8 +261,9 @@ void expect_same_kernel(const KernelTrace& expected, const KernelTrace& actual) 
 
 std::string temp_dir(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "warpsim_trace_tests" /
-                              (std::string(info->test_suite_name()) + "." + info->name() + "." + name);
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "warpsim_trace_tests" /
+      (std::string(info->test_suite_name()) + "." + info->name() + "." + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

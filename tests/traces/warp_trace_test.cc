@@ -70,6 +70,38 @@ TEST(TracesWarpTraceTest, ExpandsAddressesByLane) {
   EXPECT_EQ(lanes[63], 630u);
 }
 
+TEST(TracesWarpTraceTest, UniformAddressIsStoredOnce) {
+  WarpTrace warp;
+  WarpInstruction ldc;
+  ldc.active_mask = (1ull << 2) | (1ull << 3) | (1ull << 9);
+  const std::array<uint64_t, 3> same = {0x7000, 0x7000, 0x7000};
+  warp.set_lane_addresses(ldc, same);
+  EXPECT_TRUE(ldc.has_uniform_address());
+  EXPECT_EQ(ldc.lane_address_count(), 1u);
+  EXPECT_THAT(warp.lane_addresses(ldc), ElementsAre(0x7000));
+  std::array<uint64_t, kMaxLanes> lanes{};
+  lanes.fill(7);
+  warp.expand_lane_addresses(ldc, lanes);
+  EXPECT_EQ(lanes[1], 7u);
+  EXPECT_EQ(lanes[2], 0x7000u);
+  EXPECT_EQ(lanes[3], 0x7000u);
+  EXPECT_EQ(lanes[9], 0x7000u);
+  EXPECT_EQ(lanes[10], 7u);
+  // Reusing the instruction for distinct addresses clears the flag; one lane is never uniform.
+  const std::array<uint64_t, 3> distinct = {0x7000, 0x7004, 0x7000};
+  warp.set_lane_addresses(ldc, distinct);
+  EXPECT_FALSE(ldc.has_uniform_address());
+  EXPECT_EQ(ldc.lane_address_count(), 3u);
+  WarpInstruction one;
+  one.active_mask = 1;
+  const std::array<uint64_t, 1> single = {0x10};
+  warp.set_lane_addresses(one, single);
+  EXPECT_FALSE(one.has_uniform_address());
+  EXPECT_EQ(warp.addresses.size(), 5u);
+  warp.instructions = {ldc, one};
+  EXPECT_NO_THROW(warp.validate("uniform", 32));
+}
+
 TEST(TracesWarpTraceTest, AllZeroMaskMemoryInstructionHasNoAddresses) {
   WarpTrace warp;
   WarpInstruction load;

@@ -1,4 +1,5 @@
 // Writing of Accel-Sim instruction lines (see instruction_line.h).
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cinttypes>
@@ -26,8 +27,8 @@ void put_signed(std::string& out, int64_t value) {
 /// `value` as hex with at least `digits` digits, optionally prefixed with 0x.
 void put_hex(std::string& out, uint64_t value, int digits, bool prefix) {
   char buffer[24];
-  const int n = std::snprintf(buffer, sizeof buffer, prefix ? "0x%0*" PRIx64 : "%0*" PRIx64,
-                              digits, value);
+  const int n =
+      std::snprintf(buffer, sizeof buffer, prefix ? "0x%0*" PRIx64 : "%0*" PRIx64, digits, value);
   out.append(buffer, static_cast<size_t>(n));
   out += ' ';
 }
@@ -75,7 +76,8 @@ void put_lane_addresses(std::string& out, LaneMask mask, std::span<const uint64_
   }
   out += "2 ";
   put_hex(out, lanes[0], 16, true);
-  for (size_t i = 1; i < lanes.size(); ++i) put_signed(out, static_cast<int64_t>(lanes[i] - lanes[i - 1]));
+  for (size_t i = 1; i < lanes.size(); ++i)
+    put_signed(out, static_cast<int64_t>(lanes[i] - lanes[i - 1]));
 }
 
 void put_tma(std::string& out, const WarpTrace& warp, const WarpInstruction& inst,
@@ -107,7 +109,8 @@ void format_instruction(const WarpTrace& warp, size_t index, const OpcodeTable& 
   const std::string& mnemonic = opcodes.info(inst.opcode).mnemonic;
   const InstructionExtras* extras = warp.extras_of(inst);
   const bool v6 = format.version >= 6;
-  if (format.line_info) put_decimal(out, index < warp.line_numbers.size() ? warp.line_numbers[index] : 0);
+  if (format.line_info)
+    put_decimal(out, index < warp.line_numbers.size() ? warp.line_numbers[index] : 0);
   put_hex(out, inst.pc, 4, false);
   put_hex(out, inst.active_mask, 8, false);
   put_decimal(out, inst.num_dst);
@@ -122,7 +125,13 @@ void format_instruction(const WarpTrace& warp, size_t index, const OpcodeTable& 
     put_tma(out, warp, inst, extras);
   } else if (inst.mem_width > 0 && inst.has_lane_addresses()) {
     put_decimal(out, inst.mem_width);
-    put_lane_addresses(out, inst.active_mask, warp.lane_addresses(inst));
+    std::span<const uint64_t> lanes = warp.lane_addresses(inst);
+    std::array<uint64_t, kMaxLanes> uniform;
+    if (inst.has_uniform_address() && !lanes.empty()) {
+      uniform.fill(lanes.front());
+      lanes = std::span<const uint64_t>(uniform.data(), popcount(inst.active_mask));
+    }
+    put_lane_addresses(out, inst.active_mask, lanes);
   } else {
     out += "0 ";
   }
