@@ -141,6 +141,10 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
     schedulers_[w.smsp]->add_warp(slot);
   }
   if (trace_arena_ != nullptr) copy_trace(c);
+  for (int i = 0; i < warps; ++i) {
+    const auto slot = static_cast<std::size_t>(c.warp_slots[static_cast<std::size_t>(i)]);
+    next_code_[slot] = warps_[slot].code;
+  }
   ++resident_ctas_;
   resident_warps_ += warps;
   ++counters_.ctas_launched;
@@ -355,8 +359,24 @@ void Sm::prefetch() const {
 }
 
 void Sm::prefetch_deep() const {
-  // The hot members are loaded by now: follow them to the pipeline.
+  // The hot members are loaded by now: follow them to the pipeline, and to the warps due at this
+  // tick: their state and their next two instructions (the second is evaluated right after the
+  // first issues). Warps interleave, so the trace is cold memory by the time a warp is due.
   if (pipeline_ != nullptr) pipeline_->prefetch();
+  const Cycle now = current_cycle();
+  for (int s = 0; s < smsps_; ++s) {
+    if (smsp_next_[static_cast<std::size_t>(s)] > now) continue;
+    for (WarpMask m = smsp_warps_[static_cast<std::size_t>(s)]; m != 0; m &= m - 1) {
+      const auto slot = static_cast<std::size_t>(std::countr_zero(m));
+      if (ready_at_[slot] > now) continue;
+      const traces::WarpInstruction* next = next_code_[slot];
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 1);
+      const char* w = reinterpret_cast<const char*>(&warps_[slot]);
+      __builtin_prefetch(w);
+      __builtin_prefetch(w + 64);
+    }
+  }
 }
 
 bool Sm::busy() const {

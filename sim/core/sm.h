@@ -183,6 +183,8 @@ class Sm final : public engine::Component, private CompletionSink {
   std::array<engine::Cycle, kMaxSubPartitions> dispatch_free_{};
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
   std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
+  // Per warp slot: its next instruction (w.code + w.next), for prefetch_deep().
+  std::array<const traces::WarpInstruction*, kMaxWarpsPerSm> next_code_{};
   // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).
   std::array<engine::Cycle, kMaxWarpsPerSm> ready_at_{};
   Observer* observer_ = nullptr;

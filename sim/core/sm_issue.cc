@@ -312,9 +312,7 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
                          inst.pc, inst.opcode, inst.active_mask});
   }
   ++w.next;
-  // The warp's next instruction is read at its next evaluation, cycles from now: load it
-  // meanwhile (warps interleave, so the trace is cold memory).
-  __builtin_prefetch(w.code + w.next);
+  next_code_[static_cast<std::size_t>(slot)] = w.code + w.next;
   note_progress();
   FunctionalUnits& fu = units_[w.smsp];
   switch (d.kind) {
