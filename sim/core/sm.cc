@@ -362,7 +362,9 @@ void Sm::prefetch_deep() const {
   // The hot members are loaded by now: follow them to the pipeline, and to the warps due at this
   // tick: their state and their next two instructions (the second is evaluated right after the
   // first issues). Warps interleave, so the trace is cold memory by the time a warp is due.
-  if (pipeline_ != nullptr) pipeline_->prefetch();
+  // The pipeline's own lines first (addresses only), followed to its ports after the warps.
+  __builtin_prefetch(pipeline_);
+  __builtin_prefetch(reinterpret_cast<const char*>(pipeline_) + 64);
   const Cycle now = current_cycle();
   for (int s = 0; s < smsps_; ++s) {
     if (smsp_next_[static_cast<std::size_t>(s)] > now) continue;
@@ -377,6 +379,7 @@ void Sm::prefetch_deep() const {
       __builtin_prefetch(w + 64);
     }
   }
+  if (pipeline_ != nullptr) pipeline_->prefetch();
 }
 
 bool Sm::busy() const {
