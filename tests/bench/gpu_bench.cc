@@ -5,6 +5,7 @@
 // model): at least 1,000,000 warp instructions per second on one core, 1.6x that on two.
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,15 +50,18 @@ traces::KernelTrace hgmma_kernel(int iterations) {
 void run(benchmark::State& state, const traces::KernelTrace& kernel) {
   const gpu::GpuConfig config = gpu::gpu_config_from_spec(arch::load_spec("h200").spec);
   std::uint64_t simulated = 0;
+  std::optional<traces::InMemoryKernelSource> source;
   for (auto _ : state) {
     state.PauseTiming();
-    // CTAs are swapped out of the source, not copied: the timing covers the simulation alone.
-    traces::InMemoryKernelSource source({kernel}, "bench", traces::CtaHandOver::kMove);
+    // CTAs are swapped out of the source, not copied, and the previous iteration's source is
+    // freed here (the last one after the loop): the timing covers the simulation alone.
+    source.reset();
+    source.emplace(std::vector<traces::KernelTrace>{kernel}, "bench", traces::CtaHandOver::kMove);
     state.ResumeTiming();
     std::uint64_t inst = 0;
     gpu::SimulationOptions options;
     options.threads = static_cast<unsigned>(state.range(0));
-    gpu::simulate(config, source, options, &inst);
+    gpu::simulate(config, *source, options, &inst);
     simulated += inst;
   }
   state.counters["warp_inst_per_s"] =
