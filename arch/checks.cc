@@ -62,6 +62,7 @@ constexpr std::string_view kRequired[] = {
 // Numbers that may be zero; every other number must be positive.
 constexpr std::string_view kZeroAllowed[] = {
     "l1.shared_carveout_kb",
+    "l1.sets",  // 0: the ways and a modulo index instead
     "shared_memory.reserved_per_cta_bytes",
 };
 
@@ -71,6 +72,7 @@ constexpr std::string_view kPowerOfTwo[] = {
     "register_file.allocation_unit_registers",
     "l1.line_bytes",
     "l1.sector_bytes",
+    "l1.sets",
     "shared_memory.allocation_unit_bytes",
     "shared_memory.banks",
     "shared_memory.bank_width_bytes",
@@ -183,6 +185,12 @@ void check_memory(CheckContext& c) {
   const L1& l1 = c.spec().l1();
   const SharedMemory& shared = c.spec().shared_memory();
   c.expect_at_most("l1.sector_bytes", l1.sector_bytes(), "l1.line_bytes", l1.line_bytes());
+  if (l1.sets() != 0 && l1.has_ways()) {
+    c.fail("give l1.ways (a modulo set index) or l1.sets (an XOR-folded one), not both: " +
+               c.show("l1.ways") + ", " + c.show("l1.sets"),
+           {"l1.ways", "l1.sets"});
+  }
+  if (l1.sets() > 4096) c.fail(c.show("l1.sets") + " exceeds 4096", {"l1.sets"});
   c.expect_at_most("l2.sector_bytes", c.spec().l2().sector_bytes(), "l2.line_bytes",
                    c.spec().l2().line_bytes());
   c.expect_at_most("shared_memory.per_cta_max_bytes",

@@ -12,15 +12,22 @@ L1Cache::L1Cache(const SmMemoryConfig& config, std::uint64_t carveout_bytes) {
                      " bytes exceeds sm_memory.unified_l1_shared_bytes (" +
                      std::to_string(config.unified_l1_shared_bytes) + ")");
   }
-  const std::uint64_t set_bytes =
-      static_cast<std::uint64_t>(config.l1_ways) * static_cast<std::uint64_t>(config.l1_line_bytes);
-  const std::uint64_t sets = (config.unified_l1_shared_bytes - carveout_bytes) / set_bytes;
-  capacity_bytes_ = sets * set_bytes;
-  if (sets == 0) return;
+  const auto line = static_cast<std::uint64_t>(config.l1_line_bytes);
+  const std::uint64_t left = config.unified_l1_shared_bytes - carveout_bytes;
+  // Fixed sets: the carve-out takes ways. Fixed ways: it takes sets.
+  const bool fixed_sets = config.l1_sets > 0;
+  const std::uint64_t sets =
+      fixed_sets ? static_cast<std::uint64_t>(config.l1_sets)
+                 : left / (static_cast<std::uint64_t>(config.l1_ways) * line);
+  const std::uint64_t ways =
+      fixed_sets ? left / (sets * line) : static_cast<std::uint64_t>(config.l1_ways);
+  capacity_bytes_ = sets * ways * line;
+  if (capacity_bytes_ == 0) return;
   tags_.emplace(mem::CacheTagsConfig{.size_bytes = capacity_bytes_,
-                                     .ways = static_cast<std::uint32_t>(config.l1_ways),
+                                     .ways = static_cast<std::uint32_t>(ways),
                                      .replacement = config.l1_replacement,
-                                     .seed = 1},
+                                     .seed = 1,
+                                     .xor_index = fixed_sets},
                 "sm_memory.l1");
 }
 

@@ -1,6 +1,9 @@
 // The tag array of an SM's L1 data cache: the part of the unified L1 / shared-memory array that
 // the kernel's shared-memory carve-out leaves, as 128-byte lines of four 32-byte sectors in a
-// set-associative mem::CacheTags with a registered replacement policy.
+// set-associative mem::CacheTags with a registered replacement policy. Geometry: fixed ways, the
+// carve-out taking sets (a modulo set index), or fixed sets, the carve-out taking ways (an
+// XOR-folded set index: the H200's L1 holds as many lines of any power-of-two stride as of
+// consecutive lines, validate/reference/h200/l1_geometry.tsv).
 //
 // Policy: loads allocate the line on a miss and mark their sectors valid at lookup ("present or
 // being fetched": the MSHRs know which are still in flight), so the contents are a function of the
@@ -9,7 +12,7 @@
 // sectors that hit in l1tex__t_sector_hit_rate: saxpy's store to the y it just loaded hits (33 %
 // of its sectors), and a naive transpose's scattered 4-byte stores hit the lines earlier stores
 // left (53-63 %; validate/reference/h200/raw.csv). So output lines take L1 room from input lines
-// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets; no
+// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets (whole ways); no
 // capacity means every access misses and nothing is kept. Cold (empty) after construction and
 // reset().
 //

@@ -1,5 +1,6 @@
 #include "sim/core/sm_memory_config.h"
 
+#include <bit>
 #include <string>
 
 #include "arch/error.h"
@@ -43,6 +44,9 @@ void SmMemoryConfig::validate() const {
   require(l1_sector_bytes == static_cast<int>(mem::kSectorBytes), "l1_sector_bytes",
           std::to_string(mem::kSectorBytes) + " (the memory system's sector)", l1_sector_bytes);
   require_range(l1_ways, "l1_ways", 1, 1024);
+  require_range(l1_sets, "l1_sets", 0, 4096);
+  require(l1_sets == 0 || std::has_single_bit(static_cast<unsigned>(l1_sets)), "l1_sets",
+          "0 or a power of two", l1_sets);
   require(!l1_replacement.empty(), "l1_replacement", "a replacement policy name", 0);
   require_range(l1_hit_latency_cycles, "l1_hit_latency_cycles", 1, kBig);
   require_range(l1_fill_latency_cycles, "l1_fill_latency_cycles", 0, kBig);

@@ -55,6 +55,9 @@ struct SmMemoryConfig {
   int l1_sector_bytes = 32;
   /// Associativity (assumed). The capacity is rounded down to whole sets.
   int l1_ways = 4;
+  /// When nonzero: a fixed number of sets (a power of two) with an XOR-folded index, the ways
+  /// being what the carve-out leaves (l1_ways is then unused).
+  int l1_sets = 0;
   /// Replacement policy, by its registered name ("lru", "random", "srrip").
   std::string l1_replacement = "lru";
   /// Load-to-use latency of an L1 hit, cycles (HARDWARE.md: 40.7 on Hopper).

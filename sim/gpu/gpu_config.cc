@@ -199,6 +199,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
                          ": the L1 is simulated with 32-byte sectors");
   }
   if (l1.has_ways()) m.l1_ways = static_cast<int>(l1.ways());
+  if (l1.has_sets()) m.l1_sets = static_cast<int>(l1.sets());
   if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
   if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
   if (l1.has_bandwidth_bytes_per_clk() && m.l1_sector_bytes > 0) {

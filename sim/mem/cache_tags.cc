@@ -34,6 +34,13 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   max_dirty_ = config.max_dirty_ways;
   sets_ = static_cast<std::uint32_t>(sets);
   divisor_ = config.index_divisor;
+  if (config.xor_index) {
+    if (!std::has_single_bit(sets_)) {
+      throw InputError(field + ": an XOR-folded set index needs a power-of-two number of sets, got " +
+                       std::to_string(sets_));
+    }
+    xor_bits_ = static_cast<std::uint32_t>(std::countr_zero(sets_));
+  }
   set_line_ = config.set_line;
   ways_ = config.ways;
   if (config.replacement_candidates > config.ways) {

@@ -42,6 +42,9 @@ struct CacheTagsConfig {
   std::uint32_t index_divisor = 1;
   /// Dirty lines a set may hold; 0: no limit.
   std::uint32_t max_dirty_ways = 0;
+  /// The set is the XOR of the line number's log2(sets)-bit fields (sets a power of two), so
+  /// that lines any power-of-two stride apart spread over all sets (the H200's L1).
+  bool xor_index = false;
   /// When set, the line number that the set index divides instead of line_address / 128 (an L2
   /// slice of die-interleaved homes indexes by the line's rank among its die's lines).
   std::function<std::uint64_t(std::uint64_t line_address)> set_line = {};
@@ -100,6 +103,7 @@ class CacheTags {
   /// The set that `line_address` maps to.
   std::uint32_t set_of(std::uint64_t line_address) const {
     const std::uint64_t line = set_line_ ? set_line_(line_address) : line_address >> 7;
+    if (xor_bits_ != 0) return xor_fold(line / divisor_);
     return static_cast<std::uint32_t>((line / divisor_) % sets_);
   }
 
@@ -110,7 +114,15 @@ class CacheTags {
     std::uint8_t dirty_mask = 0;
   };
 
+  // The XOR of `line`'s xor_bits_-bit fields.
+  std::uint32_t xor_fold(std::uint64_t line) const {
+    std::uint64_t set = 0;
+    for (; line != 0; line >>= xor_bits_) set ^= line;
+    return static_cast<std::uint32_t>(set & (sets_ - 1));
+  }
+
   std::uint32_t sets_ = 0;
+  std::uint32_t xor_bits_ = 0;  // log2(sets_) with an XOR-folded index, else 0
   std::uint32_t ways_ = 0;
   std::uint64_t divisor_ = 1;
   std::uint32_t max_dirty_ = 0;

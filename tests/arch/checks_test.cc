@@ -147,6 +147,12 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
               ElementsAre(HasSubstr("l2.request_coalescer_entries = 1000000 exceeds 65536")));
   EXPECT_THAT(h200_violations({"l2.request_coalescer_followers=100"}),
               ElementsAre(HasSubstr("l2.request_coalescer_followers = 100 exceeds 64")));
+  EXPECT_THAT(h200_violations({"l1.ways=16"}),
+              ElementsAre(HasSubstr("give l1.ways (a modulo set index) or l1.sets (an "
+                                    "XOR-folded one), not both")));
+  EXPECT_THAT(h200_violations({"l1.sets=24"}),
+              ElementsAre(HasSubstr("l1.sets = 24 must be a power of two")));
+  EXPECT_TRUE(h200_violations({"l1.sets=0", "l1.ways=16"}).empty());
   EXPECT_THAT(h200_violations({"l2.replacement_candidates=17"}),
               ElementsAre(HasSubstr("l2.replacement_candidates = 17 exceeds the 16 ways")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),

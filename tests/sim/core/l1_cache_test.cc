@@ -61,6 +61,30 @@ TEST(CoreL1Cache, CapacityRoundsDownToWholeSets) {
   EXPECT_EQ(l1.tags()->sets(), 9u);
 }
 
+TEST(CoreL1Cache, FixedSetsTakeWaysFromTheCarveOut) {
+  SmMemoryConfig config;
+  config.l1_sets = 32;
+  const L1Cache large(config, 32 * 1024);  // 224 KB: 56 ways
+  EXPECT_EQ(large.capacity_bytes(), 224u * 1024u);
+  ASSERT_NE(large.tags(), nullptr);
+  EXPECT_EQ(large.tags()->sets(), 32u);
+  EXPECT_EQ(large.tags()->ways(), 56u);
+  const L1Cache small(config, 228 * 1024);  // 28 KB: 7 ways
+  ASSERT_NE(small.tags(), nullptr);
+  EXPECT_EQ(small.tags()->ways(), 7u);
+  EXPECT_EQ(small.capacity_bytes(), 28u * 1024u);
+  const L1Cache none(config, 256 * 1024 - 1024);  // 1 KB: less than a line per set
+  EXPECT_EQ(none.capacity_bytes(), 0u);
+  EXPECT_EQ(none.tags(), nullptr);
+  // Lines 8 KB apart spread over the sets: 224 of them fit in 28 KB.
+  L1Cache l1(config, 228 * 1024);
+  int hits = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::uint64_t i = 0; i < 224; ++i) hits += l1.load(i * 8192, 1) != 0 && pass == 1;
+  }
+  EXPECT_EQ(hits, 224);
+}
+
 TEST(CoreL1Cache, BadGeometryIsAnInputError) {
   SmMemoryConfig config;
   config.l1_replacement = "most-recently-used";

@@ -20,6 +20,27 @@ TEST(MemCacheTags, GeometryFromSizeAndWays) {
   EXPECT_EQ(tags.set_of(256), 0u);
 }
 
+TEST(MemCacheTags, XorIndexSpreadsPowerOfTwoStrides) {
+  // 32 sets x 4 ways. 128 lines 8 KB (64 lines) apart: a modulo index puts them all in set 0,
+  // the XOR-folded one spreads them 4 to a set, so a second pass hits every line.
+  for (const bool xor_index : {false, true}) {
+    CacheTags tags({.size_bytes = 32 * 4 * 128, .ways = 4, .xor_index = xor_index}, "l1");
+    int hits = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::uint64_t i = 0; i < 128; ++i) {
+        hits += tags.access(i * 8192, 0b0001, 0).line_hit && pass == 1 ? 1 : 0;
+      }
+    }
+    EXPECT_EQ(hits, xor_index ? 128 : 0) << "xor_index " << xor_index;
+  }
+  const CacheTags tags({.size_bytes = 32 * 4 * 128, .ways = 4, .xor_index = true}, "l1");
+  // Line 0x21 = 0b1'00001: fields 00001 and 00001 fold to set 0.
+  EXPECT_EQ(tags.set_of(0x21 * 128), 0u);
+  EXPECT_EQ(tags.set_of(0x22 * 128), 3u);  // 00010 ^ 00001
+  EXPECT_THROW(CacheTags({.size_bytes = 3 * 4 * 128, .ways = 4, .xor_index = true}, "l1"),
+               InputError);
+}
+
 TEST(MemCacheTags, MissAllocatesAndSectorsAccumulate) {
   CacheTags tags = small();
   TagAccess a = tags.access(0, 0b0001, 0);
