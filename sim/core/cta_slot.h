@@ -27,6 +27,8 @@ struct CtaSlot {
   std::uint64_t running = 0;                             ///< Bit i: CTA warp i has not finished.
   std::array<std::uint64_t, kCtaBarriers> arrived{};     ///< Warps arrived per barrier.
   std::array<std::uint32_t, kCtaBarriers> expected{};    ///< Warps expected (0: all running).
+  /// Per barrier: the cycle its latest arrival was processed (Sm::barrier_arrive).
+  std::array<std::uint64_t, kCtaBarriers> arrival_done{};
   std::vector<WarpgroupState> warpgroups;                ///< One per 4 warps.
   std::int64_t registers = 0;                            ///< Registers held.
   std::int64_t shared_bytes = 0;                         ///< Shared memory held.

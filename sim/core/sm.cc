@@ -103,6 +103,7 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
   c.remaining = warps;
   c.running = warps >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << warps) - 1;
   c.arrived.fill(0);
+  c.arrival_done.fill(0);
   c.expected.fill(0);
   c.registers = std::int64_t{occupancy_.registers_per_warp} * warps;
   c.shared_bytes = occupancy_.shared_bytes_per_cta;

@@ -212,6 +212,7 @@ class Sm final : public engine::Component, private CompletionSink {
   std::int64_t registers_used_ = 0;
   std::int64_t shared_used_ = 0;
   std::uint32_t next_op_ = 0;
+  engine::Cycle barrier_free_ = 0;  // the first cycle the barrier unit takes another arrival
   PipelineBackpressure refusal_ = PipelineBackpressure::kNone;  // of the warp being evaluated
   SmCounters counters_;
   OpcodeDecoder own_decoder_;

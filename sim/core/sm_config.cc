@@ -83,6 +83,7 @@ void validate_sm_config(const SmConfig& config) {
     require_range(name + "units_per_smsp", u.units_per_smsp, 1, kMaxUnitsPerClass);
   }
   require_range("branch_resolve_cycles", config.branch_resolve_cycles, 0, 100000);
+  require_range("barrier_arrival_cycles", config.barrier_arrival_cycles, 0, 100000);
   require_range("register_reads_per_cycle", config.register_reads_per_cycle, 0, 64);
   require_range("barrier_latency_cycles", config.barrier_latency_cycles, 0, 100000);
   const TensorConfig& t = config.tensor;

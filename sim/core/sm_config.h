@@ -115,6 +115,8 @@ struct SmConfig {
   /// more (reuse-cache operands excepted) holds the SMSP's dispatch for the extra cycles.
   int register_reads_per_cycle = 0;
   int barrier_latency_cycles = 12;  ///< From the last arrival at BAR.SYNC to the warps' release.
+  /// Cycles the SM spends on each warp's barrier arrival, one warp at a time (0: none).
+  int barrier_arrival_cycles = 0;
   TensorConfig tensor;              ///< Tensor Cores.
   AmdConfig amd;                    ///< CDNA options.
 

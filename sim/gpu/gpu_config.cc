@@ -174,6 +174,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (s.sm().has_branch_resolve_cycles()) {
     g.sm.branch_resolve_cycles = static_cast<int>(s.sm().branch_resolve_cycles());
   }
+  g.sm.barrier_arrival_cycles = static_cast<int>(s.sm().barrier_arrival_cycles());
+  if (s.sm().has_barrier_release_cycles()) {
+    g.sm.barrier_latency_cycles = static_cast<int>(s.sm().barrier_release_cycles());
+  }
   if (s.sm().has_valu_cycles_per_instruction()) {
     g.sm.amd.valu_simd_cycles = static_cast<int>(s.sm().valu_cycles_per_instruction());
   }

@@ -44,6 +44,34 @@ TEST(CoreBarrier, ReleasesWhenTheLastWarpArrives) {
   EXPECT_EQ(c.stalls.total(), c.warps_active_sum);
 }
 
+TEST(CoreBarrier, ArrivalsAreTakenOneAtATime) {
+  // 16 back-to-back BAR.SYNC per warp, as the barrier probe runs them: the SM takes 2 cycles per
+  // warp's arrival, one warp at a time, and releases 12 cycles after the last, so a barrier costs
+  // 12 + 2 x warps cycles (the H200: 14.2, 16.2, 20.2, 28.2, 44.2, 76.2 for 1 to 32 warps;
+  // validate/reference/h200/barrier.tsv).
+  SmConfig config;
+  config.barrier_arrival_cycles = 2;
+  config.barrier_latency_cycles = 12;
+  for (const std::uint32_t warps : {1u, 4u, 32u}) {
+    auto kernel = make_kernel(1, warps * 32, [](WarpBuilder& w, const traces::CtaTrace&,
+                                                std::uint32_t) {
+      for (int k = 0; k < 16; ++k) w.add("BAR.SYNC.DEFER_BLOCKING").imm(0);
+      w.add("EXIT");
+    });
+    SmBench bench(config);
+    bench.run(kernel);
+    const std::vector<Cycle> bars = bench.observer().issue_cycles(0);
+    ASSERT_EQ(bars.size(), 17u);
+    // Warp 0 issues each barrier as soon as the previous one releases it (from the second on:
+    // the first includes the warps' staggered start).
+    for (int k = 2; k < 16; ++k) {
+      EXPECT_EQ(bars[static_cast<std::size_t>(k)] - bars[static_cast<std::size_t>(k - 1)],
+                12u + 2u * warps)
+          << warps << " warps, barrier " << k;
+    }
+  }
+}
+
 TEST(CoreBarrier, ExitedWarpsDoNotBlockIt) {
   // Warps 0-2 wait at the barrier from cycle 0; warp 3 runs 5 dependent FFMAs and exits.
   auto kernel = make_kernel(1, 128, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t i) {
