@@ -435,7 +435,8 @@ void Sm::barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, 
   }
   c.arrived[id] |= std::uint64_t{1} << w.warp_in_cta;
   // The SM takes the arrivals one at a time (all of its CTAs' barriers share the unit).
-  const Cycle done = std::max(now, barrier_free_) + static_cast<Cycle>(config_.barrier_arrival_cycles);
+  const Cycle done =
+      std::max(now, barrier_free_) + static_cast<Cycle>(config_.barrier_arrival_cycles);
   barrier_free_ = done;
   c.arrival_done[id] = std::max<Cycle>(c.arrival_done[id], done);
   if (wait) {
@@ -451,8 +452,8 @@ void Sm::check_barrier(CtaSlot& c, std::uint32_t id, Cycle now) {
                             ? static_cast<std::uint32_t>(std::popcount(arrived)) >= c.expected[id]
                             : (c.running & ~arrived) == 0;
   if (!released) return;
-  const Cycle release_at = std::max<Cycle>(now, c.arrival_done[id]) +
-                           static_cast<Cycle>(config_.barrier_latency_cycles);
+  const Cycle release_at =
+      std::max<Cycle>(now, c.arrival_done[id]) + static_cast<Cycle>(config_.barrier_latency_cycles);
   for (std::uint64_t m = arrived; m != 0; m &= m - 1) {
     const int slot = c.warp_slots[static_cast<std::size_t>(std::countr_zero(m))];
     Warp& x = warps_[static_cast<std::size_t>(slot)];

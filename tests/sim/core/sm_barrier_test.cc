@@ -53,11 +53,11 @@ TEST(CoreBarrier, ArrivalsAreTakenOneAtATime) {
   config.barrier_arrival_cycles = 2;
   config.barrier_latency_cycles = 12;
   for (const std::uint32_t warps : {1u, 4u, 32u}) {
-    auto kernel = make_kernel(1, warps * 32, [](WarpBuilder& w, const traces::CtaTrace&,
-                                                std::uint32_t) {
-      for (int k = 0; k < 16; ++k) w.add("BAR.SYNC.DEFER_BLOCKING").imm(0);
-      w.add("EXIT");
-    });
+    auto kernel =
+        make_kernel(1, warps * 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+          for (int k = 0; k < 16; ++k) w.add("BAR.SYNC.DEFER_BLOCKING").imm(0);
+          w.add("EXIT");
+        });
     SmBench bench(config);
     bench.run(kernel);
     const std::vector<Cycle> bars = bench.observer().issue_cycles(0);
