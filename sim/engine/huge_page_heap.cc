@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
@@ -18,6 +19,18 @@ bool transparent_huge_pages_on() {
   std::getline(in, modes);
   return modes.find("[always]") != std::string::npos ||
          modes.find("[madvise]") != std::string::npos;
+}
+
+// True when /proc/self/exe is the dynamic loader itself (the program was started as
+// `ld-linux-x86-64.so.2 [--library-path ...] program ...`): re-executing it with the program's
+// argv would not start the program.
+bool started_by_the_loader() {
+  char path[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return true;  // unknown: do not re-execute
+  const std::string_view exe(path, static_cast<std::size_t>(n));
+  const std::string_view name = exe.substr(exe.rfind('/') + 1);
+  return name.starts_with("ld-linux") || name.starts_with("ld.so") || name.starts_with("ld64.so");
 }
 
 }  // namespace
@@ -38,7 +51,7 @@ void use_huge_page_heap(char** argv) {
   const std::string previous = current != nullptr ? current : "";
   const bool had = current != nullptr;
   const std::optional<std::string> tunables = huge_heap_tunables(current);
-  if (!tunables || !transparent_huge_pages_on()) return;
+  if (!tunables || !transparent_huge_pages_on() || started_by_the_loader()) return;
   if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
   execv("/proc/self/exe", argv);
   // The exec failed: go on as the program was started.

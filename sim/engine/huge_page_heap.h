@@ -8,9 +8,10 @@
 // GLIBC_TUNABLES. Nothing else changes: results do not depend on where memory lies.
 //
 // Left alone: WARPSIM_HUGE_HEAP=0; a GLIBC_TUNABLES that already names the tunable (as after the
-// re-execution); an LD_PRELOAD (a tool such as valgrind or a profiler wraps the program); a host
-// whose transparent huge pages are off; a failed exec (the program goes on as it is). glibc
-// before 2.35 ignores the tunable.
+// re-execution); an LD_PRELOAD (a tool such as valgrind or a profiler wraps the program); a
+// program started through the dynamic loader (`ld-linux-x86-64.so.2 program ...`); a host whose
+// transparent huge pages are off; a failed exec (the program goes on as it is). glibc before
+// 2.35 ignores the tunable.
 #pragma once
 
 #include <optional>
