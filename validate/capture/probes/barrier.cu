@@ -4,7 +4,6 @@
 // the figure is the barrier's release latency plus one issue.
 //
 // Output (stdout, TSV): threads cycles_per_barrier
-// `barrier sass` prints nothing; dump the kernel's SASS with cuobjdump -sass.
 //
 // Build: nvcc -O3 -arch=sm_90 -o barrier barrier.cu
 #include <cstdio>
@@ -12,14 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
 
 __global__ void barrier_loop(int iterations, long long* out) {
   const long long start = clock64();
@@ -33,21 +25,21 @@ __global__ void barrier_loop(int iterations, long long* out) {
 
 int main() {
   long long* out = nullptr;
-  CHECK(cudaMalloc(&out, sizeof(long long)));
+  TWIN_CHECK(cudaMalloc(&out, sizeof(long long)));
   const int iterations = 4096;
   std::printf("threads\tcycles_per_barrier\n");
   for (int threads : {32, 64, 128, 256, 512, 1024}) {
     for (int repeat = 0; repeat < 3; ++repeat) {
       barrier_loop<<<1, threads>>>(iterations, out);
-      CHECK(cudaGetLastError());
+      TWIN_CHECK(cudaGetLastError());
       long long cycles = 0;
-      CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
+      TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
       if (repeat == 2) {
         std::printf("%d\t%.3f\n", threads,
                     static_cast<double>(cycles) / (16.0 * static_cast<double>(iterations)));
       }
     }
   }
-  CHECK(cudaFree(out));
+  TWIN_CHECK(cudaFree(out));
   return 0;
 }

@@ -15,14 +15,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t err_ = (call);                                                           \
-    if (err_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
 
 __device__ __forceinline__ unsigned long long load_ca(unsigned long long address) {
   unsigned long long value;
@@ -55,8 +48,8 @@ int main() {
   const unsigned long long kBuffer = 512ull << 20;
   char* base = nullptr;
   unsigned long long* out = nullptr;
-  CHECK(cudaMalloc(&base, kBuffer));
-  CHECK(cudaMalloc(&out, 2 * sizeof(unsigned long long)));
+  TWIN_CHECK(cudaMalloc(&base, kBuffer));
+  TWIN_CHECK(cudaMalloc(&out, 2 * sizeof(unsigned long long)));
   std::vector<int> counts;
   for (int n = 1; n <= 64; ++n) counts.push_back(n);
   for (int n : {72, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
@@ -67,22 +60,22 @@ int main() {
                                         16384, 32768, 65536, 131072, 3 * 4096, 5 * 4096};
   std::printf("carveout_pct\tstride_bytes\tlines\tcycles_per_load\n");
   for (int carveout : {0, 100}) {
-    CHECK(cudaFuncSetAttribute(chase, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+    TWIN_CHECK(cudaFuncSetAttribute(chase, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
     for (unsigned long long stride : strides) {
       for (int n : counts) {
         if (static_cast<unsigned long long>(n) * stride > kBuffer) continue;
         link<<<(n + 255) / 256, 256>>>(base, stride, n);
         const int passes = n >= 4096 ? 4 : (16384 + n - 1) / n;
         chase<<<1, 1>>>(base, n, passes, out);
-        CHECK(cudaGetLastError());
+        TWIN_CHECK(cudaGetLastError());
         unsigned long long result[2];
-        CHECK(cudaMemcpy(result, out, sizeof result, cudaMemcpyDeviceToHost));
+        TWIN_CHECK(cudaMemcpy(result, out, sizeof result, cudaMemcpyDeviceToHost));
         std::printf("%d\t%llu\t%d\t%.2f\n", carveout, stride, n,
                     static_cast<double>(result[0]) / (static_cast<double>(passes) * n));
       }
     }
   }
-  CHECK(cudaFree(base));
-  CHECK(cudaFree(out));
+  TWIN_CHECK(cudaFree(base));
+  TWIN_CHECK(cudaFree(out));
   return 0;
 }
