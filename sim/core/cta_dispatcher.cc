@@ -151,7 +151,7 @@ void CtaDispatcher::start_launched(Cycle cycle) {
   while (launching_count_ > 0 && launching_[launching_head_].due <= cycle) {
     Launching& l = launching_[launching_head_];
     Sm& sm = *sms_[static_cast<std::size_t>(l.sm)];
-    sm.launch_cta(l.cta, cycle);
+    sm.stage_cta(l.cta, cycle);
     engine_->wake(sm, cycle);
     note_progress();
     launching_head_ = (launching_head_ + 1) % launching_.size();
@@ -171,7 +171,7 @@ void CtaDispatcher::commit(Cycle now) {
   if (dispatch_.cta_launch_cycles == 0) {
     for (std::size_t k = 0; k < staged_count_; ++k) {
       Sm& sm = *sms_[static_cast<std::size_t>(staged_sm_[k])];
-      sm.launch_cta(staged_[k], now + 1);
+      sm.stage_cta(staged_[k], now + 1);
       engine_->wake(sm, now + 1);
       note_progress();
     }

@@ -7,7 +7,8 @@
 // last CTA retired.
 //
 // SMs learn of new CTAs in the dispatcher's commit hook (serial, after every tick of the
-// instant): launch_cta on the SM and an engine wake-up for the next cycle. SMs report retired
+// instant): Sm::stage_cta hands the CTA over and an engine wake-up brings the SM's tick at its
+// start cycle, which launches it (on the thread that ticks the SM). SMs report retired
 // CTAs on a port (1 cycle). Per kernel the dispatcher records ncu's launch__occupancy_limit_*
 // inputs (the Occupancy), the elapsed cycles, and the SMs' resident-warp and active-cycle sums
 // for sm__warps_active.avg.pct_of_peak_sustained_active.

@@ -1,5 +1,5 @@
-// The SM component: construction, CTA residency, stall accounting, retirement and the tick.
-// Instruction evaluation and issue are in sm_issue.cc.
+// The SM component: construction, stall accounting, retirement and the tick. CTA launch is in
+// sm_launch.cc, instruction evaluation and issue in sm_issue.cc.
 #include "sim/core/sm.h"
 
 #include <algorithm>
@@ -50,141 +50,6 @@ void Sm::start_kernel(const traces::KernelInfo& kernel, const Occupancy& occupan
   threads_per_cta_ = static_cast<std::uint32_t>(kernel.block.volume());
   decoder_->sync(*opcodes_, warp_size_);
   counters_.inst_per_opcode.resize(std::max(counters_.inst_per_opcode.size(), opcodes_->size()));
-}
-
-bool Sm::can_accept_cta() const {
-  if (!opcodes_ || resident_ctas_ >= occupancy_.ctas_per_sm) return false;
-  if (std::popcount(free_warps_) < occupancy_.warps_per_cta) return false;
-  const std::int64_t regs = std::int64_t{occupancy_.registers_per_warp} * occupancy_.warps_per_cta;
-  return registers_used_ + regs <= config_.limits.registers_per_sm &&
-         shared_used_ + occupancy_.shared_bytes_per_cta <=
-             std::max<std::int64_t>(occupancy_.carveout_bytes, occupancy_.shared_bytes_per_cta);
-}
-
-int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
-  if (!opcodes_) {
-    throw InputError(name() + ": CTA " + traces::to_string(cta.index) +
-                     " launched before start_kernel");
-  }
-  if (!can_accept_cta()) {
-    throw InputError(name() + ": CTA " + traces::to_string(cta.index) +
-                     " launched on a full SM (dispatch exceeded the occupancy limit)");
-  }
-  const int warps = static_cast<int>(cta.warps.size());
-  if (warps == 0 || warps > std::popcount(free_warps_)) {
-    throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " has " +
-                     std::to_string(warps) + " warps; expected 1.." +
-                     std::to_string(std::popcount(free_warps_)) + " (free warp slots)");
-  }
-  decoder_->sync(*opcodes_, warp_size_);
-  for (const traces::WarpTrace& warp : cta.warps) {
-    for (const traces::WarpInstruction& inst : warp.instructions) {
-      if (inst.opcode >= decoder_->size()) {
-        throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " warp " +
-                         std::to_string(warp.warp_id) + " pc 0x" + std::to_string(inst.pc) +
-                         ": opcode id " + std::to_string(inst.opcode) +
-                         " is not in the kernel's opcode table (" +
-                         std::to_string(decoder_->size()) + " entries)");
-      }
-      // Lane addresses are read from the pool (or a copy of it) without further checks.
-      if (inst.has_lane_addresses()) (void)warp.lane_addresses(inst);
-    }
-  }
-  if (counters_.inst_per_opcode.size() < opcodes_->size()) {
-    counters_.inst_per_opcode.resize(opcodes_->size());
-  }
-  account(cycle);
-  int cta_slot = 0;
-  while (ctas_[static_cast<std::size_t>(cta_slot)]->active) ++cta_slot;
-  CtaSlot& c = *ctas_[static_cast<std::size_t>(cta_slot)];
-  std::swap(c.trace, cta);
-  c.active = true;
-  c.warps = warps;
-  c.remaining = warps;
-  c.running = warps >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << warps) - 1;
-  c.arrived.fill(0);
-  c.arrival_done.fill(0);
-  c.expected.fill(0);
-  c.registers = std::int64_t{occupancy_.registers_per_warp} * warps;
-  c.shared_bytes = occupancy_.shared_bytes_per_cta;
-  registers_used_ += c.registers;
-  shared_used_ += c.shared_bytes;
-  c.warpgroups.resize(static_cast<std::size_t>((warps + 3) / 4));
-  for (std::size_t g = 0; g < c.warpgroups.size(); ++g) {
-    const int members = std::min(4, warps - static_cast<int>(g) * 4);
-    c.warpgroups[g].reset(static_cast<std::uint8_t>((1u << members) - 1));
-  }
-  for (int i = 0; i < warps; ++i) {
-    const int slot = std::countr_zero(free_warps_);
-    free_warps_ &= ~(WarpMask{1} << slot);
-    c.warp_slots[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(slot);
-    Warp& w = warps_[static_cast<std::size_t>(slot)];
-    w = Warp{};
-    w.trace = &c.trace.warps[static_cast<std::size_t>(i)];
-    w.code = w.trace->instructions.data();
-    w.length = static_cast<std::uint32_t>(w.trace->instructions.size());
-    w.cta_slot = static_cast<std::uint32_t>(cta_slot);
-    w.warp_in_cta = static_cast<std::uint32_t>(i);
-    w.smsp = static_cast<std::uint8_t>(slot % smsps_);
-    w.resident = true;
-    const std::uint32_t first_thread = static_cast<std::uint32_t>(i * warp_size_);
-    const std::uint32_t lanes = std::min<std::uint32_t>(
-        static_cast<std::uint32_t>(warp_size_), threads_per_cta_ > first_thread
-                                                    ? threads_per_cta_ - first_thread
-                                                    : static_cast<std::uint32_t>(warp_size_));
-    w.live_mask = traces::full_mask(lanes);
-    w.lanes = w.trace->addresses.data();
-    ready_at_[static_cast<std::size_t>(slot)] = cycle;
-    smsp_next_[w.smsp] = std::min(smsp_next_[w.smsp], cycle);
-    w.since = cycle;
-    w.launched = cycle;
-    smsp_warps_[w.smsp] |= WarpMask{1} << slot;
-    schedulers_[w.smsp]->add_warp(slot);
-  }
-  if (trace_arena_ != nullptr) copy_trace(c);
-  for (int i = 0; i < warps; ++i) {
-    const auto slot = static_cast<std::size_t>(c.warp_slots[static_cast<std::size_t>(i)]);
-    next_code_[slot] = warps_[slot].code;
-  }
-  ++resident_ctas_;
-  resident_warps_ += warps;
-  ++counters_.ctas_launched;
-  counters_.warps_launched += static_cast<std::uint64_t>(warps);
-  wake_hint_ = std::min(wake_hint_, cycle);
-  if (observer_ != nullptr) {
-    observer_->on_cta_launch(
-        {cycle, id_, cta_slot, c.trace.index, static_cast<std::uint32_t>(warps)});
-  }
-  return cta_slot;
-}
-
-void Sm::copy_trace(CtaSlot& c) {
-  std::size_t code = 0;
-  std::size_t lanes = 0;
-  for (const traces::WarpTrace& warp : c.trace.warps) {
-    code += warp.instructions.size();
-    lanes += warp.addresses.size();
-  }
-  // Grown by at least half, so that a slot whose CTAs vary reallocates rarely (the arena keeps
-  // what it gave out).
-  if (code > c.code_capacity) {
-    c.code_capacity = std::max(code, c.code_capacity + c.code_capacity / 2);
-    c.code = trace_arena_->allocate_array<traces::WarpInstruction>(c.code_capacity);
-  }
-  if (lanes > c.lane_capacity) {
-    c.lane_capacity = std::max(lanes, c.lane_capacity + c.lane_capacity / 2);
-    c.lanes = trace_arena_->allocate_array<std::uint64_t>(c.lane_capacity);
-  }
-  traces::WarpInstruction* code_at = c.code;
-  std::uint64_t* lanes_at = c.lanes;
-  for (int i = 0; i < c.warps; ++i) {
-    const traces::WarpTrace& warp = c.trace.warps[static_cast<std::size_t>(i)];
-    Warp& w = warps_[static_cast<std::size_t>(c.warp_slots[static_cast<std::size_t>(i)])];
-    w.code = code_at;
-    w.lanes = lanes_at;
-    code_at = std::copy(warp.instructions.begin(), warp.instructions.end(), code_at);
-    lanes_at = std::copy(warp.addresses.begin(), warp.addresses.end(), lanes_at);
-  }
 }
 
 void Sm::account(Cycle cycle) {
@@ -293,6 +158,15 @@ void Sm::wake_throttled(Cycle now) {
 }
 
 Cycle Sm::tick(Cycle now) {
+  for (std::size_t k = 0; k < staged_cta_count_; ++k) {
+    StagedCta& staged = staged_ctas_[k];
+    if (staged.cycle != now) {
+      throw InternalError(name() + ": a CTA staged for cycle " + std::to_string(staged.cycle) +
+                          " met the tick at cycle " + std::to_string(now));
+    }
+    install_cta(staged.cta, now);
+  }
+  staged_cta_count_ = 0;
   account(now);
   wake_hint_ = kSleep;
   if (pipeline_ == nullptr) throw InternalError(name() + ": no memory pipeline attached");
@@ -384,7 +258,7 @@ void Sm::prefetch_deep() const {
 }
 
 bool Sm::busy() const {
-  return resident_warps_ > 0 || (pipeline_ != nullptr && !pipeline_->idle());
+  return resident_warps_ > 0 || staged_cta_count_ > 0 || (pipeline_ != nullptr && !pipeline_->idle());
 }
 
 void Sm::dump_state(std::ostream& out) const {

@@ -84,6 +84,13 @@ class Sm final : public engine::Component, private CompletionSink {
   /// warpsim::InputError when the CTA does not fit or has more warps than the SM has slots.
   int launch_cta(traces::CtaTrace& cta, engine::Cycle cycle);
 
+  /// Hands `cta` over for launch at `cycle`, the SM's next tick, which launches it first (as
+  /// launch_cta does, with its errors); `cta` receives a buffer for reuse. For the CTA dispatcher's
+  /// commit hook: the launch's work (checking and copying the trace, setting up the warps) then
+  /// runs on the thread that ticks the SM, not in the engine's serial commit phase. The caller
+  /// wakes the SM at `cycle`.
+  void stage_cta(traces::CtaTrace& cta, engine::Cycle cycle);
+
   /// Where CtaRetired messages go (nullptr: nowhere).
   void set_retire_port(engine::Port<CtaRetired>* port) { retire_port_ = port; }
   /// Receives events (nullptr: none).
@@ -91,7 +98,7 @@ class Sm final : public engine::Component, private CompletionSink {
   /// Decodes opcodes with `decoder` instead of the SM's own: the SMs of a GPU (same config) share
   /// one table, which stays in the host's caches. It must outlive the SM and be built from an
   /// equal config; it is synchronised only where the SM syncs its own (start_kernel, launch_cta,
-  /// which run serially).
+  /// stage_cta, which run serially).
   void share_decoder(OpcodeDecoder& decoder) { decoder_ = &decoder; }
   /// Copies each launched CTA's instructions and lane addresses into storage from `arena` (kept
   /// by the CTA slot for the CTAs after it), so that the warps read compact, warm memory rather
@@ -138,6 +145,13 @@ class Sm final : public engine::Component, private CompletionSink {
   // Copies `c`'s trace into the slot's storage from trace_arena_ and points the CTA's warps
   // (already placed) at the copy.
   void copy_trace(CtaSlot& c);
+  // Grows slot c's storage in trace_arena_ to hold `trace` (serial phases only: the arena is
+  // shared by the SMs).
+  void reserve_trace(CtaSlot& c, const traces::CtaTrace& trace);
+  // The parts of launch_cta: bringing the shared decoder and the counters up to the opcode table
+  // (serial: the table grows as the dispatcher reads CTAs), then checking and installing the CTA.
+  void sync_opcodes(const traces::CtaTrace& cta);
+  int install_cta(traces::CtaTrace& cta, engine::Cycle cycle);
   void retire_warp(int slot, engine::Cycle cycle);
   void retire_cta(int cta_slot, engine::Cycle cycle);
   void warp_finished(Warp& w, int slot, engine::Cycle now);
@@ -196,6 +210,13 @@ class Sm final : public engine::Component, private CompletionSink {
   std::uint32_t threads_per_cta_ = 0;
 
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
+  // CTAs handed over by stage_cta, launched at the start of the next tick.
+  struct StagedCta {
+    traces::CtaTrace cta;
+    engine::Cycle cycle = 0;
+  };
+  std::vector<StagedCta> staged_ctas_;
+  std::size_t staged_cta_count_ = 0;
   std::vector<FunctionalUnits> units_;                      // per SMSP
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;  // per SMSP
   std::array<int, kMaxSubPartitions> issued_slots_{};       // warps issued this tick

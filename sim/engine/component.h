@@ -92,16 +92,12 @@ class Component {
   bool progress_ = false;
   bool wants_commit_ = false;
   std::uint64_t ticks_ = 0;
+  // Written by the thread that ticks the component; the engine's serial phases keep their own
+  // copy of what they need (Engine::Schedule), so they never load these lines.
   Cycle now_cycle_ = 0;
-  Cycle tick_result_ = kSleep;
-  Time tick_result_time_ = kNever;  // time_of(tick_result_), computed by the ticking thread
   // Self-requested next cycle and its time (the entry in the engine's EventQueue).
   Cycle wake_cycle_ = kSleep;
   Time wake_time_ = kNever;
-  // Time of the latest owed wake-up pushed to the WakeQueue (to drop exact repeats).
-  Time last_owed_wake_ = kNever;
-  // Instant number at which the component was last found due (de-duplicates wake-ups).
-  std::uint64_t due_stamp_ = 0;
   // Ports on which this component sent or popped since the last commit.
   std::vector<PortBase*> dirty_ports_;
 };

@@ -19,6 +19,7 @@ Engine::Engine(EngineOptions options) : options_(options) {
     pool_ = std::make_unique<InstantPool>(threads_);
     thread_due_.resize(threads_);
     claims_ = std::make_unique<Claim[]>(threads_);
+    published_ = std::make_unique<Published[]>(threads_);
   }
 }
 
@@ -58,6 +59,7 @@ void Engine::add(Component& component, Start start) {
   component.engine_ = this;
   component.id_ = static_cast<ComponentId>(components_.size());
   components_.push_back(&component);
+  schedule_.emplace_back();
   finalized_ = false;
   if (start == Start::kAwake) wake_at_or_after(component, now_);
 }
@@ -95,25 +97,11 @@ void Engine::wake(Component& component, Cycle cycle) {
   owe_wake(component, cycle);
 }
 
-void Engine::schedule_self(Component& c, Cycle cycle) { schedule_at(c, cycle, c.domain_->time_of(cycle)); }
-
-void Engine::schedule_at(Component& c, Cycle cycle, Time t) {
-  if (t == kNever) {
-    c.wake_cycle_ = kSleep;
-    c.wake_time_ = kNever;
-    queue_.remove(c.id_);
-    return;
-  }
-  c.wake_cycle_ = cycle;
-  c.wake_time_ = t;
-  queue_.set(c.id_, t);
-}
-
-void Engine::owe_wake(Component& c, Cycle cycle) {
-  const Time t = c.domain_->time_of(cycle);
-  if (t == kNever || t == c.last_owed_wake_) return;
-  c.last_owed_wake_ = t;
-  wakes_.push({t, c.id_, cycle});
+void Engine::owe_wake(ComponentId id, Cycle cycle, Time time) {
+  Schedule& s = schedule_[id];
+  if (time == kNever || time == s.last_owed) return;
+  s.last_owed = time;
+  wakes_.push({time, id, cycle});
 }
 
 void Engine::finalize() {
@@ -129,14 +117,25 @@ void Engine::finalize() {
     new_id[components_[i]->id_] = static_cast<ComponentId>(i);
   }
   wakes_.remap_ids(new_id);
+  std::vector<Schedule> schedule(components_.size());
+  for (std::size_t i = 0; i < components_.size(); ++i) schedule[new_id[i]] = schedule_[i];
+  schedule_.swap(schedule);
   queue_.resize(components_.size());
   for (std::size_t i = 0; i < components_.size(); ++i) {
     Component& c = *components_[i];
     c.id_ = static_cast<ComponentId>(i);
+    schedule_[i].self_cycle = c.wake_cycle_;
     if (c.wake_cycle_ != kSleep) queue_.set(c.id_, c.wake_time_);
+  }
+  for (const auto& p : ports_) {
+    p->sender_id_ = p->sender_->id_;
+    p->receiver_id_ = p->receiver_->id_;
   }
   due_.reserve(components_.size());
   for (auto& list : thread_due_) list.reserve(components_.size());
+  for (unsigned t = 0; published_ && t < threads_; ++t) {
+    published_[t].wakes.reserve(2 * ports_.size());  // a wake-up per half of each port
+  }
   self_due_.reserve(components_.size());
   woken_due_.reserve(components_.size());
   finalized_ = true;
@@ -150,6 +149,7 @@ RunResult Engine::run(const RunLimits& limits) {
     ~Guard() { engine.running_ = engine.evaluating_ = false; }
   } guard{*this};
   running_ = true;
+  for (Component* c : components_) schedule_[c->id_].wants_commit = c->wants_commit_;
   if (instants_ == 0) last_progress_ = now_;
   commit_all_dirty();
   while (!queue_.empty() || !wakes_.empty()) {
@@ -193,23 +193,21 @@ void Engine::collect_due() {
   self_due_.clear();
   due_hook_ = false;
   while (!queue_.empty() && queue_.top_time() == now_) {
-    Component& c = *components_[queue_.pop()];
-    c.now_cycle_ = c.wake_cycle_;
-    c.wake_cycle_ = kSleep;
-    c.wake_time_ = kNever;
-    c.due_stamp_ = instants_;
-    due_hook_ |= c.wants_commit_;
-    self_due_.push_back(&c);
+    const ComponentId id = queue_.pop();
+    Schedule& s = schedule_[id];
+    s.due_stamp = instants_;
+    due_hook_ |= s.wants_commit;
+    self_due_.push_back({components_[id], id, true, s.self_cycle});
+    s.self_cycle = kSleep;
   }
   woken_due_.clear();
   while (!wakes_.empty() && wakes_.top().time == now_) {
     const Wake w = wakes_.pop();
-    Component& c = *components_[w.id];
-    if (c.due_stamp_ == instants_) continue;
-    c.due_stamp_ = instants_;
-    due_hook_ |= c.wants_commit_;
-    c.now_cycle_ = w.cycle;
-    woken_due_.push_back(&c);
+    Schedule& s = schedule_[w.id];
+    if (s.due_stamp == instants_) continue;
+    s.due_stamp = instants_;
+    due_hook_ |= s.wants_commit;
+    woken_due_.push_back({components_[w.id], w.id, false, w.cycle});
   }
   due_.clear();
   if (woken_due_.empty()) {
@@ -218,29 +216,47 @@ void Engine::collect_due() {
     due_.swap(woken_due_);
   } else {
     std::merge(self_due_.begin(), self_due_.end(), woken_due_.begin(), woken_due_.end(),
-               std::back_inserter(due_),
-               [](const Component* a, const Component* b) { return a->id_ < b->id_; });
+               std::back_inserter(due_), [](const Due& a, const Due& b) { return a.id < b.id; });
   }
 }
 
-void Engine::tick_all(const std::vector<Component*>& list) {
-  const std::size_t n = list.size();
+void Engine::tick_due(Due& d) {
+  Component& c = *d.component;
+  c.now_cycle_ = d.cycle;
+  if (d.self) {
+    c.wake_cycle_ = kSleep;
+    c.wake_time_ = kNever;
+  }
+  const Cycle next = c.tick(d.cycle);
+  ++c.ticks_;
+  if (next != kSleep && next <= d.cycle) {
+    throw InternalError("component '" + c.name() + "': tick at cycle " + std::to_string(d.cycle) +
+                        " returned cycle " + std::to_string(next) +
+                        ", which is not in the future");
+  }
+  const Time t = next == kSleep ? kNever : c.domain_->time_of(next);
+  d.next_cycle = t == kNever ? kSleep : next;
+  d.next_time = t;
+  c.wake_cycle_ = d.next_cycle;
+  c.wake_time_ = t;
+}
+
+void Engine::tick_all() {
+  const std::size_t n = due_.size();
   // Prefetches in two stages: a component's own lines two ticks ahead, what they point to one
   // tick ahead (each stage's loads overlap with a whole tick).
-  if (n > 0) list[0]->prefetch();
-  if (n > 1) list[1]->prefetch();
-  if (n > 0) list[0]->prefetch_deep();
+  if (n > 0) due_[0].component->prefetch();
+  if (n > 1) due_[1].component->prefetch();
+  if (n > 0) due_[0].component->prefetch_deep();
   for (std::size_t i = 0; i < n; ++i) {
-    if (i + 2 < n) list[i + 2]->prefetch();
-    if (i + 1 < n) list[i + 1]->prefetch_deep();
-    Component& c = *list[i];
-    c.tick_result_ = c.tick(c.now_cycle_);
-    c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
+    if (i + 2 < n) due_[i + 2].component->prefetch();
+    if (i + 1 < n) due_[i + 1].component->prefetch_deep();
+    tick_due(due_[i]);
   }
 }
 
 void Engine::tick_claimed(unsigned list_index, unsigned thread) {
-  const std::vector<Component*>& list = thread_due_[list_index];
+  const std::vector<Due*>& list = thread_due_[list_index];
   std::atomic<std::uint64_t>& range = claims_[list_index].range;
   const bool owner = list_index == thread;
   std::uint64_t r = range.load(std::memory_order_relaxed);
@@ -255,10 +271,8 @@ void Engine::tick_claimed(unsigned list_index, unsigned thread) {
     const auto i = static_cast<std::size_t>(claimed);
     // Only the first stage: another thread may be ticking the next component (prefetch() reads
     // no state that a tick writes; prefetch_deep() does).
-    if (owner && i + 1 < back) list[i + 1]->prefetch();
-    Component& c = *list[i];
-    c.tick_result_ = c.tick(c.now_cycle_);
-    c.tick_result_time_ = c.domain_->time_of(c.tick_result_);
+    if (owner && i + 1 < back) list[i + 1]->component->prefetch();
+    tick_due(*list[i]);
     r = range.load(std::memory_order_relaxed);
   }
 }
@@ -277,17 +291,19 @@ void Engine::note_parallel_instant() {
 }
 
 void Engine::evaluate() {
+  parallel_instant_ = false;
   if (pool_ != nullptr && due_.size() >= std::max<std::size_t>(options_.parallel_threshold, 2)) {
     if (serial_left_ > 0) {
       --serial_left_;
-      tick_all(due_);
+      tick_all();
       return;
     }
     ++parallel_instants_;
+    parallel_instant_ = true;
     // Each component has an owning thread (id mod threads): its state stays in one core's caches.
     const unsigned threads = pool_->threads();
     for (auto& list : thread_due_) list.clear();
-    for (Component* c : due_) thread_due_[c->id_ % threads].push_back(c);
+    for (Due& d : due_) thread_due_[d.id % threads].push_back(&d);
     for (unsigned t = 0; t < threads; ++t) {
       claims_[t].range.store(thread_due_[t].size(), std::memory_order_relaxed);  // [0, size)
       claims_[t].ticked = 0;
@@ -300,74 +316,8 @@ void Engine::evaluate() {
     pool_->run(tick_own);
     if (options_.serial_fallback) note_parallel_instant();
   } else {
-    tick_all(due_);
+    tick_all();
   }
-}
-
-void Engine::reschedule(Component& c) {
-  ++c.ticks_;
-  const Cycle next = c.tick_result_;
-  if (next == kSleep) {
-    c.wake_cycle_ = kSleep;
-    c.wake_time_ = kNever;
-    queue_.remove(c.id_);
-    return;
-  }
-  if (next <= c.now_cycle_) {
-    throw InternalError("component '" + c.name() + "': tick at cycle " +
-                        std::to_string(c.now_cycle_) + " returned cycle " + std::to_string(next) +
-                        ", which is not in the future");
-  }
-  schedule_at(c, next, c.tick_result_time_);
-}
-
-bool Engine::publish(Component& c) {
-  for (PortBase* p : c.dirty_ports_) commit_port(*p);
-  c.dirty_ports_.clear();
-  const bool progress = c.progress_;
-  c.progress_ = false;
-  return progress;
-}
-
-void Engine::commit() {
-  // Rescheduling touches only the event queue and publishing only ports and the wake queue, so
-  // without commit hooks (which run between the two) one pass over the due components does both.
-  bool progress = false;
-  if (due_hook_) {
-    for (Component* c : due_) reschedule(*c);
-    for (Component* c : due_) {
-      if (c->wants_commit_) c->commit(c->now_cycle_);
-    }
-    for (Component* c : due_) progress |= publish(*c);
-  } else {
-    for (Component* c : due_) {
-      reschedule(*c);
-      progress |= publish(*c);
-    }
-  }
-  if (progress) last_progress_ = now_;
-}
-
-void Engine::commit_port(PortBase& port) {
-  if (port.send_dirty_) {
-    port.send_dirty_ = false;
-    const Time arrival = now_ + port.latency_;
-    const std::size_t n = port.publish_staged(arrival);
-    port.occupancy_ += n;
-    port.sent_ += n;
-    if (n != 0) wake_at_or_after(*port.receiver_, arrival);
-  }
-  if (port.pop_dirty_) {
-    port.pop_dirty_ = false;
-    port.occupancy_ -= port.pops_pending_;
-    port.popped_ += port.pops_pending_;
-    port.pops_pending_ = 0;
-    if (port.sender_stalled_) {
-      port.sender_stalled_ = false;
-      wake_at_or_after(*port.sender_, now_ + 1);
-    }
-  }
-  port.max_occupancy_ = std::max(port.max_occupancy_, port.occupancy_);
 }
 
 void Engine::fire_watchdog(Time next) const {

@@ -8,10 +8,17 @@
 //   1. deliver  - messages whose arrival time has come become visible to their receivers (ports
 //                 filter by arrival time, so this phase costs nothing);
 //   2. evaluate - every due component's `tick` runs, optionally in parallel on the engine's
-//                 InstantPool (instant_pool.h); sends are staged in the sender's side of the port;
-//   3. commit   - serially, in component-id order: due components are rescheduled, opt-in commit
+//                 InstantPool (instant_pool.h); sends are staged in the sender's side of the port,
+//                 and the ticking thread records the cycle the tick asks for next;
+//   3. commit   - in component-id order: the recorded cycles enter the event queue, opt-in commit
 //                 hooks run, staged sends are published (waking receivers), pops return credits
-//                 (waking stalled senders) and progress is recorded.
+//                 (waking stalled senders) and progress is recorded. After a parallel evaluate,
+//                 the publishing runs on the pool too, each thread over the due components it
+//                 owns (a port's two halves touch disjoint fields, port.h), and the wake-ups they
+//                 owe are pushed afterwards, in thread order: the wake queue pops in (time, id)
+//                 order whatever the order of pushes, so results stay the same.
+// The serial steps read and write the engine's own per-component records (Schedule, Due), never a
+// component's fields, so that a component's state stays in the caches of the core that ticks it.
 // Component ids follow the components' names (sorted), never the order of registration.
 //
 // A watchdog turns "no progress for N ps" and "nothing scheduled while a component is busy" into
@@ -155,20 +162,30 @@ class Engine {
   void check_endpoints(const Component& sender, const Component& receiver,
                        const PortConfig& config) const;
   void finalize();
-  void schedule_self(Component& c, Cycle cycle);
-  void schedule_at(Component& c, Cycle cycle, Time t);
-  // Commit-phase steps for one due component: its next tick; its staged port traffic (returns
-  // whether it made progress).
-  void reschedule(Component& c);
+  struct Due;
+  // Commit-phase steps for one due component: its next cycle in the event queue; its staged port
+  // traffic (returns whether it made progress).
+  void reschedule(const Due& d);
   bool publish(Component& c);
-  void owe_wake(Component& c, Cycle cycle);
+  // The two halves of a port's commit. publish_sends returns the messages' arrival time, kNever
+  // when none was staged; publish_pops returns whether the sender waits for the credit.
+  Time publish_sends(PortBase& port);
+  bool publish_pops(PortBase& port);
+  // Publishing after a parallel evaluate: thread t's share, then the owed wake-ups.
+  void publish_owned(unsigned thread);
+  bool publish_parallel();
+  // Schedule component `id` (once) at `cycle`, which starts at `time`.
+  void owe_wake(ComponentId id, Cycle cycle, Time time);
+  void owe_wake(Component& c, Cycle cycle) { owe_wake(c.id_, cycle, c.domain_->time_of(cycle)); }
   void wake_at_or_after(Component& c, Time t) { owe_wake(c, c.domain_->cycle_at_or_after(t)); }
   void collect_due();
   void commit_all_dirty();
   void commit_port(PortBase& port);
   void process_instant();
   void evaluate();
-  static void tick_all(const std::vector<Component*>& list);
+  // Ticks one due component and records the cycle it asks for next.
+  static void tick_due(Due& d);
+  void tick_all();
   // Ticks the components of thread_due_[list] that no thread has claimed yet: from the front
   // when `thread` owns the list, else from the back.
   void tick_claimed(unsigned list, unsigned thread);
@@ -187,8 +204,27 @@ class Engine {
   std::vector<std::unique_ptr<PortBase>> ports_;
   EventQueue queue_;  // self-requested cycles, one per component
   WakeQueue wakes_;   // owed wake-ups
-  std::vector<Component*> due_;
-  std::vector<std::vector<Component*>> thread_due_;  // due_ split by owning thread
+  // The scheduling state of one component, by id, kept apart from the component so that the
+  // serial phases (collecting, rescheduling, owed wake-ups) never load the cache lines that the
+  // thread ticking it writes.
+  struct Schedule {
+    Cycle self_cycle = kSleep;    // its entry in queue_
+    Time last_owed = kNever;      // time of the latest owed wake-up pushed (drops repeats)
+    std::uint64_t due_stamp = 0;  // instant at which it was last found due
+    bool wants_commit = false;    // Component::wants_commit_, copied when a run starts
+  };
+  std::vector<Schedule> schedule_;
+  // One due component of the current instant.
+  struct Due {
+    Component* component;
+    ComponentId id;
+    bool self;                   // due at its self-requested cycle
+    Cycle cycle;                 // the cycle it is ticked at
+    Cycle next_cycle = kSleep;   // written by its tick: the cycle it asks for next
+    Time next_time = kNever;     // and when that cycle starts
+  };
+  std::vector<Due> due_;
+  std::vector<std::vector<Due*>> thread_due_;  // due_ split by owning thread
   // Per thread: the unclaimed part of its due list, [front, back) packed as front << 32 | back.
   // A thread ticks its own list from the front, then helps with the others' rest from their
   // back, so that a thread that is late (descheduled on a busy machine, or given the costlier
@@ -198,14 +234,26 @@ class Engine {
     std::size_t ticked = 0;  // ticks run by this thread in the current instant
   };
   std::unique_ptr<Claim[]> claims_;
+  // Per thread, what publishing its due components owes: wake-ups and whether one progressed.
+  struct OwedWake {
+    ComponentId id;
+    Cycle cycle;
+    Time time;
+  };
+  struct alignas(64) Published {
+    std::vector<OwedWake> wakes;
+    bool progress = false;
+  };
+  std::unique_ptr<Published[]> published_;
+  bool parallel_instant_ = false;  // the current instant's evaluate ran on the pool
   // Serial fallback (EngineOptions::serial_fallback): ticks of the current window of parallel
   // instants, those run by threads other than the caller's, and serial instants still to run.
   std::uint64_t window_instants_ = 0;
   std::uint64_t window_ticks_ = 0;
   std::uint64_t window_helped_ = 0;
   std::uint64_t serial_left_ = 0;
-  std::vector<Component*> self_due_;
-  std::vector<Component*> woken_due_;
+  std::vector<Due> self_due_;
+  std::vector<Due> woken_due_;
   bool due_hook_ = false;  // some due component has a commit hook
   bool finalized_ = false;
   bool running_ = false;

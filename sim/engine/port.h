@@ -11,6 +11,11 @@
 // returns a credit, which the sender sees from the next instant on; a sender that found the port
 // full is woken at its first cycle edge after the credit returns.
 //
+// The commit of a port has two halves that touch disjoint fields, so that the engine may run them
+// on different threads: the sender's (staged messages, `sent_`, `max_occupancy_`) and the
+// receiver's (`popped_`, the stalled sender's wake-up). Pops are counted as they happen in
+// `pops_total_`, which neither half writes.
+//
 // Left out: bandwidth (bytes per cycle) and message sizes, which the models on either side
 // express by how many messages they send or pop per cycle; broadcast; variable latency.
 #pragma once
@@ -57,7 +62,7 @@ class PortBase {
   /// Capacity, 0 when unbounded.
   std::size_t capacity() const { return capacity_; }
   /// Messages in flight or unconsumed, as of the latest commit.
-  std::size_t occupancy() const { return occupancy_; }
+  std::size_t occupancy() const { return static_cast<std::size_t>(sent_ - popped_); }
   /// Highest occupancy seen at any commit.
   std::size_t max_occupancy() const { return max_occupancy_; }
   /// Messages published so far.
@@ -75,7 +80,7 @@ class PortBase {
     }
   }
   void note_pop() {
-    ++pops_pending_;
+    ++pops_total_;
     if (!pop_dirty_) {
       pop_dirty_ = true;
       receiver_->dirty_ports_.push_back(this);
@@ -86,7 +91,6 @@ class PortBase {
   // Engine time, read by both sides to stamp and filter messages.
   const Time* now_;
   std::size_t capacity_;
-  std::size_t occupancy_ = 0;
   // Set by the sender when it found the port full; cleared when a credit returns.
   mutable bool sender_stalled_ = false;
 
@@ -98,11 +102,17 @@ class PortBase {
   std::string name_;
   Component* sender_;
   Component* receiver_;
+  // The endpoints' domains and ids (refreshed when the engine renumbers its components), so that
+  // publishing a port owes wake-ups without loading either component.
+  const ClockDomain* sender_domain_;
+  const ClockDomain* receiver_domain_;
+  ComponentId sender_id_ = 0;
+  ComponentId receiver_id_ = 0;
   Time latency_;
   std::size_t max_occupancy_ = 0;
-  std::uint64_t sent_ = 0;
-  std::uint64_t popped_ = 0;
-  std::size_t pops_pending_ = 0;  // receiver side
+  std::uint64_t sent_ = 0;        // published messages (sender's half of the commit)
+  std::uint64_t popped_ = 0;      // returned credits (receiver's half of the commit)
+  std::uint64_t pops_total_ = 0;  // pops so far, this instant's included (receiver, in ticks)
   bool send_dirty_ = false;       // sender side
   bool pop_dirty_ = false;        // receiver side
 };
@@ -125,7 +135,7 @@ class Port final : public PortBase {
 
   /// Sender side: true when a message may be sent now.
   bool can_send() const {
-    if (capacity_ == 0 || occupancy_ + staged_.size() < capacity_) return true;
+    if (capacity_ == 0 || occupancy() + staged_.size() < capacity_) return true;
     sender_stalled_ = true;
     return false;
   }

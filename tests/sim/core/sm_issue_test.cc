@@ -202,6 +202,49 @@ TEST(CoreSmErrors, LaunchBeforeStartKernelIsAnInputError) {
   EXPECT_FALSE(sm.busy());
 }
 
+// A CTA handed over by stage_cta is launched by the SM's tick at the staged cycle, as launch_cta
+// would have launched it before that tick: the same issues at the same cycles.
+TEST(CoreSmLaunch, StagedCtasLaunchAtTheSmsNextTick) {
+  auto body = [](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    w.add("FFMA", {traces::gpr(0)}, {traces::gpr(1), traces::gpr(2), traces::gpr(3)});
+    w.add("FFMA", {traces::gpr(4)}, {traces::gpr(0), traces::gpr(2), traces::gpr(3)});
+    w.add("EXIT");
+  };
+  auto direct = testing::make_kernel(3, 64, body);
+  testing::SmBench a;
+  const engine::Cycle end_direct = a.run(direct);
+  auto staged = testing::make_kernel(3, 64, body);
+  testing::SmBench b;
+  b.start(staged);
+  for (traces::CtaTrace& cta : staged.ctas) b.sm().stage_cta(cta, 0);
+  EXPECT_TRUE(b.sm().busy());             // staged work keeps the watchdog's deadlock check off
+  EXPECT_EQ(b.sm().resident_ctas(), 0);   // nothing launched before the tick
+  b.engine().run();
+  EXPECT_EQ(b.sm().current_cycle(), end_direct);
+  ASSERT_EQ(b.observer().launches.size(), 3u);
+  ASSERT_EQ(b.observer().issues.size(), a.observer().issues.size());
+  for (std::size_t i = 0; i < a.observer().issues.size(); ++i) {
+    EXPECT_EQ(b.observer().issues[i].cycle, a.observer().issues[i].cycle) << "issue " << i;
+    EXPECT_EQ(b.observer().issues[i].warp_slot, a.observer().issues[i].warp_slot) << "issue " << i;
+  }
+  // Staged for a later cycle, it starts issuing then.
+  auto later = testing::make_kernel(1, 32, body);
+  testing::SmBench c;
+  c.run_staged(later, 40);
+  ASSERT_FALSE(c.observer().issues.empty());
+  EXPECT_EQ(c.observer().launches.front().cycle, 40u);
+  EXPECT_GE(c.observer().issues.front().cycle, 40u);
+}
+
+TEST(CoreSmLaunch, StagedCtaMeetingAnotherCycleIsAnInternalError) {
+  auto kernel = testing::make_kernel(
+      1, 32, [](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) { w.add("EXIT"); });
+  testing::SmBench bench;  // the SM is due at cycle 0
+  bench.start(kernel);
+  bench.sm().stage_cta(kernel.ctas[0], 7);
+  EXPECT_THROW(bench.engine().run(), InternalError);
+}
+
 TEST(CoreSmErrors, BadConfigIsRefusedAtConstruction) {
   SmConfig config;
   config.scheduler = "fifo";

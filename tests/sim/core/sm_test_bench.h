@@ -63,15 +63,30 @@ class SmBench {
   /// Launches every CTA of `kernel` at cycle 0 and runs until the SM is idle. Returns the cycle
   /// after the last event.
   engine::Cycle run(traces::KernelTrace& kernel) {
+    start(kernel);
+    for (traces::CtaTrace& cta : kernel.ctas) sm_.launch_cta(cta, 0);
+    engine_.run();
+    return sm_.current_cycle();
+  }
+
+  /// As run(), with the CTAs handed over by stage_cta for cycle `at` (> 0), after the SM's
+  /// first, idle tick at cycle 0; the SM is woken at `at`.
+  engine::Cycle run_staged(traces::KernelTrace& kernel, engine::Cycle at) {
+    engine_.run();
+    start(kernel);
+    for (traces::CtaTrace& cta : kernel.ctas) sm_.stage_cta(cta, at);
+    engine_.wake(sm_, at);
+    engine_.run();
+    return sm_.current_cycle();
+  }
+
+  /// Starts `kernel` on the SM.
+  void start(const traces::KernelTrace& kernel) {
     KernelLaunch launch;
     launch.threads_per_cta = static_cast<int>(kernel.info.block.volume());
     launch.registers_per_thread = static_cast<int>(kernel.info.registers_per_thread);
     launch.static_shared_bytes = kernel.info.static_shared_bytes;
-    const Occupancy occupancy = compute_occupancy(config_.limits, launch);
-    sm_.start_kernel(kernel.info, occupancy);
-    for (traces::CtaTrace& cta : kernel.ctas) sm_.launch_cta(cta, 0);
-    engine_.run();
-    return sm_.current_cycle();
+    sm_.start_kernel(kernel.info, compute_occupancy(config_.limits, launch));
   }
 
   Sm& sm() { return sm_; }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -116,6 +118,80 @@ TEST(EnginePort, StalledSenderResumesAtItsFirstEdgeAfterTheCreditAcrossDomains) 
   // The second message arrives at 7071 ps: l2 cycle 12 (7500 ps).
   EXPECT_EQ(pop_cycles, (std::vector<Cycle>{11, 12}));
   EXPECT_EQ(receiver.ticked_at, (std::vector<Cycle>{0, 1, 11, 12}));
+}
+
+// Eight senders, each feeding a receiver owned by the other thread of a two-thread engine (ids
+// follow names: sender i is component i, its receiver 8 + (i + 1) % 8, of the other parity), so
+// that in most instants one thread publishes a port's messages while the other returns its
+// credits. Credits, occupancy and every tick must come out as on one thread.
+struct CrossedPorts {
+  std::vector<std::vector<Cycle>> ticks;
+  std::vector<std::size_t> max_occupancy;
+  std::vector<std::uint64_t> sent;
+  std::vector<std::uint64_t> popped;
+  std::uint64_t parallel_instants = 0;
+};
+
+CrossedPorts run_crossed_ports(unsigned threads) {
+  constexpr int kPairs = 8;
+  constexpr int kMessages = 200;
+  Engine engine({.threads = threads, .parallel_threshold = 2, .serial_fallback = false});
+  const ClockDomain& d = engine.add_clock_domain("d", 1'000'000);
+  std::vector<Port<int>*> ports(kPairs);
+  std::vector<int> sent(kPairs, 0);
+  std::vector<std::unique_ptr<LambdaComponent>> components;
+  for (int i = 0; i < kPairs; ++i) {
+    components.push_back(std::make_unique<LambdaComponent>(
+        "a" + std::to_string(i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
+          Port<int>& p = *ports[static_cast<std::size_t>(i)];
+          int& n = sent[static_cast<std::size_t>(i)];
+          // Two messages when credits allow: the port fills and the sender stalls.
+          for (int k = 0; k < 2 && n < kMessages && p.can_send(); ++k) p.send(n++);
+          return n < kMessages ? now + 1 : kSleep;
+        }));
+  }
+  for (int i = 0; i < kPairs; ++i) {
+    components.push_back(std::make_unique<LambdaComponent>(
+        "b" + std::to_string(i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
+          // Receiver b_i serves the sender a_(i - 1); it pops one message on even cycles only.
+          Port<int>& p = *ports[static_cast<std::size_t>((i + kPairs - 1) % kPairs)];
+          if (now % 2 == 0 && p.has_message()) p.pop();
+          return p.next_arrival() == kNever ? kSleep : now + 1;
+        }));
+  }
+  for (auto& c : components) engine.add(*c);
+  for (int i = 0; i < kPairs; ++i) {
+    Component& receiver = *components[static_cast<std::size_t>(kPairs + (i + 1) % kPairs)];
+    ports[static_cast<std::size_t>(i)] = &engine.connect<int>(
+        *components[static_cast<std::size_t>(i)], receiver,
+        {.latency_ps = d.duration(1) + static_cast<Time>(i), .capacity = 3});
+  }
+  engine.run();
+  CrossedPorts out;
+  for (auto& c : components) out.ticks.push_back(c->ticked_at);
+  for (Port<int>* p : ports) {
+    out.max_occupancy.push_back(p->max_occupancy());
+    out.sent.push_back(p->sent_count());
+    out.popped.push_back(p->popped_count());
+  }
+  out.parallel_instants = engine.parallel_instants();
+  return out;
+}
+
+TEST(EnginePort, CommitOnTwoThreadsMatchesOneThread) {
+  const CrossedPorts serial = run_crossed_ports(1);
+  const CrossedPorts parallel = run_crossed_ports(2);
+  EXPECT_EQ(serial.parallel_instants, 0u);
+  EXPECT_GT(parallel.parallel_instants, 100u);
+  EXPECT_EQ(parallel.ticks, serial.ticks);
+  EXPECT_EQ(parallel.max_occupancy, serial.max_occupancy);
+  EXPECT_EQ(parallel.sent, serial.sent);
+  EXPECT_EQ(parallel.popped, serial.popped);
+  for (std::size_t i = 0; i < serial.sent.size(); ++i) {
+    EXPECT_EQ(serial.sent[i], 200u) << "port " << i;
+    EXPECT_EQ(serial.popped[i], 200u) << "port " << i;
+    EXPECT_EQ(serial.max_occupancy[i], 3u) << "port " << i;  // the receivers fall behind
+  }
 }
 
 }  // namespace
