@@ -19,8 +19,8 @@ Engine::Engine(EngineOptions options) : options_(options) {
     pool_ = std::make_unique<InstantPool>(threads_);
     thread_due_.resize(threads_);
     claims_ = std::make_unique<Claim[]>(threads_);
-    published_ = std::make_unique<Published[]>(threads_);
   }
+  published_ = std::make_unique<Published[]>(threads_);
 }
 
 Engine::~Engine() = default;
@@ -133,7 +133,8 @@ void Engine::finalize() {
   }
   due_.reserve(components_.size());
   for (auto& list : thread_due_) list.reserve(components_.size());
-  for (unsigned t = 0; published_ && t < threads_; ++t) {
+  for (unsigned t = 0; t < threads_; ++t) {
+    published_[t].dirty.reserve(components_.size());
     published_[t].wakes.reserve(2 * ports_.size());  // a wake-up per half of each port
   }
   self_due_.reserve(components_.size());
@@ -220,7 +221,7 @@ void Engine::collect_due() {
   }
 }
 
-void Engine::tick_due(Due& d) {
+void Engine::tick_due(Due& d, Published& out) {
   Component& c = *d.component;
   c.now_cycle_ = d.cycle;
   if (d.self) {
@@ -239,6 +240,9 @@ void Engine::tick_due(Due& d) {
   d.next_time = t;
   c.wake_cycle_ = d.next_cycle;
   c.wake_time_ = t;
+  if (!c.dirty_ports_.empty()) out.dirty.push_back(&c);
+  out.progress |= c.progress_;
+  c.progress_ = false;
 }
 
 void Engine::tick_all() {
@@ -251,7 +255,7 @@ void Engine::tick_all() {
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 2 < n) due_[i + 2].component->prefetch();
     if (i + 1 < n) due_[i + 1].component->prefetch_deep();
-    tick_due(due_[i]);
+    tick_due(due_[i], published_[0]);
   }
 }
 
@@ -272,7 +276,7 @@ void Engine::tick_claimed(unsigned list_index, unsigned thread) {
     // Only the first stage: another thread may be ticking the next component (prefetch() reads
     // no state that a tick writes; prefetch_deep() does).
     if (owner && i + 1 < back) list[i + 1]->component->prefetch();
-    tick_due(*list[i]);
+    tick_due(*list[i], published_[thread]);
     r = range.load(std::memory_order_relaxed);
   }
 }

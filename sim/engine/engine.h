@@ -152,6 +152,8 @@ class Engine {
   std::uint64_t instants() const { return instants_; }
   /// Instants whose evaluate phase ran on several threads.
   std::uint64_t parallel_instants() const { return parallel_instants_; }
+  /// Instants whose port publishing (commit phase) ran on several threads.
+  std::uint64_t parallel_publishes() const { return parallel_publishes_; }
   /// Threads used by the evaluate phase.
   unsigned threads() const { return threads_; }
   /// Registered components; after a run, in id (name) order.
@@ -171,9 +173,10 @@ class Engine {
   // when none was staged; publish_pops returns whether the sender waits for the credit.
   Time publish_sends(PortBase& port);
   bool publish_pops(PortBase& port);
-  // Publishing after a parallel evaluate: thread t's share, then the owed wake-ups.
+  // Publishes the port traffic the ticks noted (on the pool after a parallel evaluate with
+  // enough of it: thread t's share, then the owed wake-ups); returns whether a tick progressed.
   void publish_owned(unsigned thread);
-  bool publish_parallel();
+  bool publish_ticked();
   // Schedule component `id` (once) at `cycle`, which starts at `time`.
   void owe_wake(ComponentId id, Cycle cycle, Time time);
   void owe_wake(Component& c, Cycle cycle) { owe_wake(c.id_, cycle, c.domain_->time_of(cycle)); }
@@ -183,8 +186,10 @@ class Engine {
   void commit_port(PortBase& port);
   void process_instant();
   void evaluate();
-  // Ticks one due component and records the cycle it asks for next.
-  static void tick_due(Due& d);
+  struct Published;
+  // Ticks one due component, records the cycle it asks for next, and notes in `out` its port
+  // traffic and progress.
+  static void tick_due(Due& d, Published& out);
   void tick_all();
   // Ticks the components of thread_due_[list] that no thread has claimed yet: from the front
   // when `thread` owns the list, else from the back.
@@ -234,17 +239,22 @@ class Engine {
     std::size_t ticked = 0;  // ticks run by this thread in the current instant
   };
   std::unique_ptr<Claim[]> claims_;
-  // Per thread, what publishing its due components owes: wake-ups and whether one progressed.
+  // Per thread (one when serial): the components it ticked that have port traffic to publish,
+  // whether any of them progressed, and the wake-ups their publishing owes.
   struct OwedWake {
     ComponentId id;
     Cycle cycle;
     Time time;
   };
   struct alignas(64) Published {
+    std::vector<Component*> dirty;
     std::vector<OwedWake> wakes;
     bool progress = false;
   };
   std::unique_ptr<Published[]> published_;
+  // Fewer components with port traffic than this in an instant are published serially: a pool
+  // run costs more than publishing them from one core.
+  static constexpr std::size_t kParallelPublishMin = 16;
   bool parallel_instant_ = false;  // the current instant's evaluate ran on the pool
   // Serial fallback (EngineOptions::serial_fallback): ticks of the current window of parallel
   // instants, those run by threads other than the caller's, and serial instants still to run.
@@ -265,6 +275,7 @@ class Engine {
   std::uint64_t total_ticks_ = 0;
   std::uint64_t instants_ = 0;
   std::uint64_t parallel_instants_ = 0;
+  std::uint64_t parallel_publishes_ = 0;
 };
 
 }  // namespace warpsim::engine

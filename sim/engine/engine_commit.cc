@@ -17,28 +17,18 @@ bool Engine::publish(Component& c) {
 }
 
 void Engine::commit() {
-  // Each due component's next self-requested cycle (recorded by its tick) replaces its entry.
-  // Rescheduling touches only the event queue and publishing only ports and the wake queue, so
-  // without commit hooks (which run between the two) and serially one pass does both.
+  for (const Due& d : due_) reschedule(d);
   bool progress = false;
-  if (due_hook_ || parallel_instant_) {
-    for (const Due& d : due_) reschedule(d);
-    if (due_hook_) {
-      for (const Due& d : due_) {
-        if (schedule_[d.id].wants_commit) d.component->commit(d.cycle);
-      }
-    }
-    if (parallel_instant_) {
-      progress = publish_parallel();
-    } else {
-      for (const Due& d : due_) progress |= publish(*d.component);
-    }
-  } else {
+  if (due_hook_) {
+    // A hook's own traffic and progress are published with it (publishing order does not
+    // matter: a port's halves and the wake queue's order do not depend on it).
     for (const Due& d : due_) {
-      reschedule(d);
+      if (!schedule_[d.id].wants_commit) continue;
+      d.component->commit(d.cycle);
       progress |= publish(*d.component);
     }
   }
+  progress |= publish_ticked();
   if (progress) last_progress_ = now_;
 }
 
@@ -86,8 +76,7 @@ void Engine::publish_owned(unsigned thread) {
     const Cycle cycle = domain.cycle_at_or_after(at_or_after);
     out.wakes.push_back({id, cycle, domain.time_of(cycle)});
   };
-  for (const Due* d : thread_due_[thread]) {
-    Component* c = d->component;
+  for (Component* c : out.dirty) {
     for (PortBase* p : c->dirty_ports_) {
       if (p->sender_ == c && p->send_dirty_) {
         const Time arrival = publish_sends(*p);
@@ -98,20 +87,30 @@ void Engine::publish_owned(unsigned thread) {
       }
     }
     c->dirty_ports_.clear();
-    out.progress |= c->progress_;
-    c->progress_ = false;
   }
 }
 
-bool Engine::publish_parallel() {
-  const unsigned threads = pool_->threads();
-  auto publish_own = [this](unsigned t) { publish_owned(t); };
-  pool_->run(publish_own);
+bool Engine::publish_ticked() {
+  std::size_t dirty = 0;
+  for (unsigned t = 0; t < threads_; ++t) dirty += published_[t].dirty.size();
+  if (parallel_instant_ && dirty >= kParallelPublishMin) {
+    ++parallel_publishes_;
+    auto publish_own = [this](unsigned t) { publish_owned(t); };
+    pool_->run(publish_own);
+  } else {
+    for (unsigned t = 0; t < threads_; ++t) {
+      for (Component* c : published_[t].dirty) {
+        for (PortBase* p : c->dirty_ports_) commit_port(*p);
+        c->dirty_ports_.clear();
+      }
+    }
+  }
   bool progress = false;
-  for (unsigned t = 0; t < threads; ++t) {
+  for (unsigned t = 0; t < threads_; ++t) {
     Published& p = published_[t];
     for (const OwedWake& w : p.wakes) owe_wake(w.id, w.cycle, w.time);
     p.wakes.clear();
+    p.dirty.clear();
     progress |= p.progress;
     p.progress = false;
   }

@@ -120,9 +120,9 @@ TEST(EnginePort, StalledSenderResumesAtItsFirstEdgeAfterTheCreditAcrossDomains) 
   EXPECT_EQ(receiver.ticked_at, (std::vector<Cycle>{0, 1, 11, 12}));
 }
 
-// Eight senders, each feeding a receiver owned by the other thread of a two-thread engine (ids
-// follow names: sender i is component i, its receiver 8 + (i + 1) % 8, of the other parity), so
-// that in most instants one thread publishes a port's messages while the other returns its
+// Sixteen senders, each feeding a receiver owned by the other thread of a two-thread engine (ids
+// follow names: sender i is component i, its receiver 16 + (i + 1) % 16, of the other parity),
+// so that in most instants one thread publishes a port's messages while the other returns its
 // credits. Credits, occupancy and every tick must come out as on one thread.
 struct CrossedPorts {
   std::vector<std::vector<Cycle>> ticks;
@@ -130,10 +130,11 @@ struct CrossedPorts {
   std::vector<std::uint64_t> sent;
   std::vector<std::uint64_t> popped;
   std::uint64_t parallel_instants = 0;
+  std::uint64_t parallel_publishes = 0;
 };
 
 CrossedPorts run_crossed_ports(unsigned threads) {
-  constexpr int kPairs = 8;
+  constexpr int kPairs = 16;
   constexpr int kMessages = 200;
   Engine engine({.threads = threads, .parallel_threshold = 2, .serial_fallback = false});
   const ClockDomain& d = engine.add_clock_domain("d", 1'000'000);
@@ -142,7 +143,7 @@ CrossedPorts run_crossed_ports(unsigned threads) {
   std::vector<std::unique_ptr<LambdaComponent>> components;
   for (int i = 0; i < kPairs; ++i) {
     components.push_back(std::make_unique<LambdaComponent>(
-        "a" + std::to_string(i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
+        "a" + std::to_string(100 + i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
           Port<int>& p = *ports[static_cast<std::size_t>(i)];
           int& n = sent[static_cast<std::size_t>(i)];
           // Two messages when credits allow: the port fills and the sender stalls.
@@ -152,7 +153,7 @@ CrossedPorts run_crossed_ports(unsigned threads) {
   }
   for (int i = 0; i < kPairs; ++i) {
     components.push_back(std::make_unique<LambdaComponent>(
-        "b" + std::to_string(i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
+        "b" + std::to_string(100 + i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
           // Receiver b_i serves the sender a_(i - 1); it pops one message on even cycles only.
           Port<int>& p = *ports[static_cast<std::size_t>((i + kPairs - 1) % kPairs)];
           if (now % 2 == 0 && p.has_message()) p.pop();
@@ -175,6 +176,7 @@ CrossedPorts run_crossed_ports(unsigned threads) {
     out.popped.push_back(p->popped_count());
   }
   out.parallel_instants = engine.parallel_instants();
+  out.parallel_publishes = engine.parallel_publishes();
   return out;
 }
 
@@ -183,6 +185,7 @@ TEST(EnginePort, CommitOnTwoThreadsMatchesOneThread) {
   const CrossedPorts parallel = run_crossed_ports(2);
   EXPECT_EQ(serial.parallel_instants, 0u);
   EXPECT_GT(parallel.parallel_instants, 100u);
+  EXPECT_GT(parallel.parallel_publishes, 50u);
   EXPECT_EQ(parallel.ticks, serial.ticks);
   EXPECT_EQ(parallel.max_occupancy, serial.max_occupancy);
   EXPECT_EQ(parallel.sent, serial.sent);
