@@ -239,6 +239,18 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.max_dirty_fraction") + " must be below 1 (absent: no limit)",
            {"l2.max_dirty_fraction"});
   }
+  if (l2.partial_lines() != 0) {
+    if (l2.partial_line_ways() == 0) {
+      c.fail(c.show("l2.partial_line_ways") + " must be at least 1 with " +
+                 c.show("l2.partial_lines"),
+             {"l2.partial_line_ways", "l2.partial_lines"});
+    } else if (l2.slices() != 0 &&
+               l2.partial_lines() / l2.slices() < l2.partial_line_ways()) {
+      c.fail(c.show("l2.partial_lines") + " leaves a slice less than one set of " +
+                 c.show("l2.partial_line_ways") + " over " + c.show("l2.slices"),
+             {"l2.partial_lines", "l2.partial_line_ways", "l2.slices"});
+    }
+  }
   if (l2.ways() > 64) c.fail(c.show("l2.ways") + " exceeds 64", {"l2.ways"});
   if (l2.has_ways() && l2.replacement_candidates() > l2.ways()) {
     c.fail(c.show("l2.replacement_candidates") + " exceeds the " + std::to_string(l2.ways()) +

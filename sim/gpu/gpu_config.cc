@@ -259,6 +259,12 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.fetch_sectors = l2.sector_bytes() / 32;
   }
   ms.l2.partial_write_cycles = l2.partial_write_cycles();
+  if (l2.partial_lines() != 0) {
+    const std::uint32_t ways = l2.partial_line_ways();
+    // Each slice's share, whole sets of `ways` (arch checks: ways > 0, at least a set a slice).
+    ms.l2.partial_lines.ways = ways;
+    ms.l2.partial_lines.entries = l2.partial_lines() / ms.l2_slices / ways * ways;
+  }
   if (l2.has_fetch_granularity_bytes()) {
     const uint32_t bytes = l2.fetch_granularity_bytes();
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {

@@ -100,6 +100,8 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "read sectors that joined a read in flight instead of an L2 lookup");
   r.add_counter("gpu.l2.writeback_sectors", &c.memory.l2.writeback_sectors, "sector",
                 "dirty sectors written back to DRAM");
+  r.add_counter("gpu.l2.partial_read_sectors", &c.memory.l2.partial_reads, "sector",
+                "sectors written in part, read from DRAM before their write-back");
   r.add_counter("gpu.dram.bytes_read", &c.memory.dram.bytes_read, "byte", "DRAM bytes read");
   r.add_counter("gpu.dram.bytes_written", &c.memory.dram.bytes_written, "byte", "DRAM bytes written");
   r.add_counter("gpu.dram.activates", &c.memory.dram.activates, "", "row activations");

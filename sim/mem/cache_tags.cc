@@ -140,6 +140,19 @@ LineState CacheTags::invalidate(std::uint64_t line_address) {
   return {};
 }
 
+LineState CacheTags::clean(std::uint64_t line_address) {
+  const std::uint64_t line = line_address & ~std::uint64_t{127};
+  Way* set = &ways_storage_[std::size_t{set_of(line)} * ways_];
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (set[w].valid_mask != 0 && set[w].line_address == line) {
+      const LineState state{set[w].line_address, set[w].valid_mask, set[w].dirty_mask};
+      set[w].dirty_mask = 0;
+      return state;
+    }
+  }
+  return {};
+}
+
 void CacheTags::invalidate_all() {
   for (Way& way : ways_storage_) way = Way{};
 }

@@ -91,6 +91,10 @@ class CacheTags {
   /// Drops `line_address` without write-back; returns its state (valid_mask 0 when absent).
   LineState invalidate(std::uint64_t line_address);
 
+  /// Marks `line_address` clean (its owner writes it back; the line stays valid); returns its
+  /// state before (valid_mask 0 when absent). Does not touch replacement.
+  LineState clean(std::uint64_t line_address);
+
   /// Drops every line without write-back.
   void invalidate_all();
 

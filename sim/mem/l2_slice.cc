@@ -18,6 +18,10 @@ bool later(const auto& a, const auto& b) {
   return a.ready > b.ready || (a.ready == b.ready && a.seq > b.seq);
 }
 
+// The id of the reads that fetch a partial sector before its write-back: their data only
+// completes the write-back, so their responses are dropped (fetches for MSHRs use id 0).
+constexpr std::uint64_t kPartialReadId = 1;
+
 // Sectors that must hold valid data before the request can be answered.
 std::uint8_t needed_sectors(const MemRequest& r, bool partial_writes_fetch) {
   if (r.op == MemOp::kWrite) {
@@ -32,6 +36,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
     : Component(std::move(name), domain),
       config_(config),
       tags_(config.tags, this->name()),
+      partial_(config.partial_lines, this->name() + ".partial_lines"),
       mshr_(config.mshr, this->name()),
       lookup_rate_(config.sectors_per_cycle),
       coalescer_([&] {
@@ -55,7 +60,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
   if (config.response_queue_entries == 0) {
     throw InputError(n + ".response_queue_entries: expected at least 1 entry, got 0");
   }
-  const std::uint32_t min_outbound = config.tags.max_dirty_ways != 0 ? 3 : 2;
+  const std::uint32_t min_outbound = outbound_needed(MemRequest{.op = MemOp::kWrite});
   if (config.outbound_queue_entries < min_outbound) {
     throw InputError(n + ".outbound_queue_entries: expected at least " +
                      std::to_string(min_outbound) + " entries, got " +
@@ -113,23 +118,40 @@ void L2Slice::install_copy(std::uint64_t line, std::uint8_t sectors) {
   write_back(tags_.access(line, sectors, 0));
 }
 
+std::uint32_t L2Slice::outbound_needed(const MemRequest& request) const {
+  const bool write = request.op != MemOp::kRead;
+  // A fetch and an eviction's write-back; a write may also clean a line (the dirty limit).
+  std::uint32_t n = write && tags_.max_dirty_ways() != 0 ? 3 : 2;
+  // With the partial-line record, a read before each write-back, and a write may displace a
+  // partial line (its read and write-back).
+  if (partial_.enabled()) n += (n - 1) + (write ? 2 : 0);
+  return n;
+}
+
+void L2Slice::send_write_back(const LineState& line, std::uint8_t partial) {
+  const auto read = static_cast<std::uint8_t>(partial & line.dirty_mask);
+  if (read != 0) {
+    counters_.partial_reads += sector_count(read);
+    outbound_.push_back(MemRequest::read(line.line_address, read, kPartialReadId, 0));
+  }
+  const std::uint32_t n = sector_count(line.dirty_mask);
+  counters_.writeback_sectors += n;
+  outbound_.push_back(MemRequest::write(line.line_address, line.dirty_mask,
+                                        static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+}
+
 void L2Slice::write_back(const TagAccess& access) {
-  const auto send = [this](const LineState& line) {
-    const std::uint32_t n = sector_count(line.dirty_mask);
-    counters_.writeback_sectors += n;
-    outbound_.push_back(MemRequest::write(line.line_address, line.dirty_mask,
-                                          static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
-  };
   if (access.evicted) {
     ++counters_.evictions;
+    const std::uint8_t partial = partial_.take(access.victim.line_address);
     if (access.victim.dirty_mask != 0) {
       ++counters_.dirty_evictions;
-      send(access.victim);
+      send_write_back(access.victim, partial);
     }
   }
   if (access.cleaned) {
     ++counters_.dirty_cleanings;
-    send(access.written_back);
+    send_write_back(access.written_back, partial_.take(access.written_back.line_address));
   }
 }
 
@@ -140,6 +162,7 @@ void L2Slice::exchange_tags(CacheTags& tags) {
                         std::to_string(tags_.sets()) + " x " + std::to_string(tags_.ways()));
   }
   std::swap(tags, tags_);
+  partial_.clear();  // lines written in part count as whole once carried to another kernel
 }
 
 void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {
@@ -212,10 +235,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const bool copy_hit = copy != nullptr && (needed & ~copy_present) == 0 && (needed & in_flight) == 0;
   // Resources first, so a stalled request leaves no trace.
   if (responses_.size() >= response_capacity_) return Lookup::kNoResponseSlot;
-  // A fetch and an eviction's write-back; a write may also clean a line (the dirty limit).
-  const std::uint32_t outbound_needed =
-      request.op != MemOp::kRead && tags_.max_dirty_ways() != 0 ? 3 : 2;
-  if (outbound_.size() + outbound_needed > config_.outbound_queue_entries) {
+  if (outbound_.size() + outbound_needed(request) > config_.outbound_queue_entries) {
     return Lookup::kNoOutboundSlot;
   }
   if (copy != nullptr && !copy_hit && !copy->can_take_copy()) return Lookup::kNoOutboundSlot;
@@ -295,6 +315,18 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   }
   // Write-backs leave after the fetch, which is on the critical path.
   write_back(access);
+  if (request.op == MemOp::kWrite && partial_.enabled()) {
+    const auto partial = static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask);
+    const std::uint32_t each = std::max<std::uint32_t>(1, request.write_bytes / sectors);
+    const PartialDisplaced d =
+        partial_.write(request.line_address, partial, each, request.full_write_mask,
+                       static_cast<std::uint8_t>(present | in_flight | fetch));
+    if (d.displaced) {
+      ++counters_.partial_writebacks;
+      const LineState line = tags_.clean(d.line_address);
+      if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors);
+    }
+  }
   return Lookup::kDone;
 }
 
@@ -302,6 +334,7 @@ void L2Slice::take_fills(Cycle now) {
   if (downstream_.response == nullptr) return;
   while (downstream_.response->has_message()) {
     const MemResponse fill = downstream_.response->pop();
+    if (fill.id == kPartialReadId) continue;  // a write-back's read: nothing waits for it
     const bool ours = mshr_.fill(fill.line_address, fill.sector_mask, [&](const MemRequest& r) {
       const std::uint32_t extra =
           is_near(r.source_sm) ? 0

@@ -55,6 +55,7 @@
 #include "sim/mem/cache_tags.h"
 #include "sim/mem/mem_link.h"
 #include "sim/mem/mshr_table.h"
+#include "sim/mem/partial_lines.h"
 #include "sim/mem/rate_limiter.h"
 #include "sim/mem/request_coalescer.h"
 
@@ -72,6 +73,9 @@ struct L2SliceConfig {
   /// Cycles a partially written sector holds the lookup pipeline (read-modify-write of the
   /// sector's ECC word in the data array); 0: the normal 1 / sectors_per_cycle.
   std::uint32_t partial_write_cycles = 0;
+  /// The record of lines written in part (partial_lines.h); 0 entries: none, such lines stay
+  /// until evicted and are written back without a read.
+  PartialLinesConfig partial_lines{};
   MshrConfig mshr{};                            ///< lines in flight and merges per line
   std::uint32_t response_queue_entries = 32;    ///< responses ready to leave before stalling
                                                 ///< (beyond those still in the hit pipeline)
@@ -98,6 +102,8 @@ struct L2Counters {
   std::uint64_t evictions = 0;          ///< valid lines evicted
   std::uint64_t dirty_evictions = 0;    ///< evicted lines with at least one dirty sector
   std::uint64_t dirty_cleanings = 0;    ///< lines written back and kept to respect the dirty limit
+  std::uint64_t partial_writebacks = 0;  ///< lines written in part written back (record full)
+  std::uint64_t partial_reads = 0;      ///< sectors read from DRAM to write back a partial sector
   std::uint64_t mshr_merges = 0;        ///< misses that joined an existing MSHR entry
   std::uint64_t stall_cycles = 0;       ///< cycles a visible request could not be looked up
   std::uint64_t far_requests = 0;       ///< requests from SMs next to another partition
@@ -172,10 +178,16 @@ class L2Slice final : public engine::Component {
     progressed_ = true;
   }
   /// Installs a clean copy of `sectors` of `line`; false when its write-back has no room.
-  bool can_take_copy() const { return outbound_.size() + 1 <= config_.outbound_queue_entries; }
+  bool can_take_copy() const {
+    return outbound_.size() + (partial_.enabled() ? 2 : 1) <= config_.outbound_queue_entries;
+  }
   void install_copy(std::uint64_t line, std::uint8_t sectors);
   // Counts and queues the write-backs an access caused (an evicted dirty line, a cleaned one).
   void write_back(const TagAccess& access);
+  // Queues the write-back of `line`'s dirty sectors, after a read of those written in part.
+  void send_write_back(const LineState& line, std::uint8_t partial);
+  // Outbound slots a lookup of `request` may fill.
+  std::uint32_t outbound_needed(const MemRequest& request) const;
   Lookup lookup(const MemRequest& request, engine::Cycle now);
   /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
   /// sectors_per_cycle per partially written sector when partial_write_cycles is set.
@@ -193,6 +205,7 @@ class L2Slice final : public engine::Component {
 
   L2SliceConfig config_;
   CacheTags tags_;
+  PartialLines partial_;
   MshrTable mshr_;
   RateLimiter lookup_rate_;
   RequestCoalescer coalescer_;

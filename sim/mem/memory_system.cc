@@ -26,6 +26,8 @@ void add(L2Counters& t, const L2Counters& c) {
   t.evictions += c.evictions;
   t.dirty_evictions += c.dirty_evictions;
   t.dirty_cleanings += c.dirty_cleanings;
+  t.partial_writebacks += c.partial_writebacks;
+  t.partial_reads += c.partial_reads;
   t.mshr_merges += c.mshr_merges;
   t.stall_cycles += c.stall_cycles;
   t.far_requests += c.far_requests;

@@ -155,6 +155,12 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_TRUE(h200_violations({"l1.sets=0", "l1.ways=16"}).empty());
   EXPECT_THAT(h200_violations({"l2.replacement_candidates=17"}),
               ElementsAre(HasSubstr("l2.replacement_candidates = 17 exceeds the 16 ways")));
+  EXPECT_THAT(violations("b200", {"l2.partial_lines=100000"}),
+              ElementsAre(HasSubstr("l2.partial_line_ways (unset) must be at least 1 with "
+                                    "l2.partial_lines = 100000")));
+  EXPECT_THAT(h200_violations({"l2.partial_lines=200"}),
+              ElementsAre(HasSubstr("l2.partial_lines = 200 leaves a slice less than one set of "
+                                    "l2.partial_line_ways = 2 over l2.slices = 120")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

@@ -255,6 +255,58 @@ TEST(MemL2Slice, TheDirtyLimitWritesBackWithoutEvicting) {
   EXPECT_EQ(b.slice.counters().sectors_hit, 4u + 4u + 4u);  // full writes count as hits
 }
 
+// Lines written in part (4 bytes into a sector never fetched) stay in the L2 only while the
+// partial-line record holds them; a displaced one is read, then written back, and kept clean.
+TEST(MemL2Slice, PartialLinesAreReadBeforeTheirWriteBack) {
+  L2SliceConfig c = small_config();
+  c.partial_writes_fetch = false;
+  c.partial_lines = {.entries = 1, .ways = 1};
+  Bench b(c);
+  b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));
+  b.sm.push(1, MemRequest::write(128, 0b0001, 4, 1, 0));  // displaces line 0
+  b.sm.push(2, read(0, 0b0001, 2));                       // hits the kept line
+  for (int i = 0; i < 7; ++i) {                           // completes line 128's sector
+    b.sm.push(static_cast<Cycle>(3 + i), MemRequest::write(128, 0b0001, 4, 3 + i, 0));
+  }
+  b.sm.push(10, MemRequest::write(256, 0b0001, 4, 10, 0));  // finds room: no write-back
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 2u);
+  const MemRequest& fetch = b.memory.requests[0].second;
+  EXPECT_EQ(fetch.op, MemOp::kRead);
+  EXPECT_EQ(fetch.line_address, 0u);
+  EXPECT_EQ(fetch.sector_mask, 0b0001);
+  const MemRequest& wb = b.memory.requests[1].second;
+  EXPECT_EQ(wb.op, MemOp::kWrite);
+  EXPECT_EQ(wb.line_address, 0u);
+  EXPECT_EQ(wb.sector_mask, 0b0001);
+  EXPECT_EQ(b.slice.counters().partial_writebacks, 1u);
+  EXPECT_EQ(b.slice.counters().partial_reads, 1u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, 1u);
+  EXPECT_EQ(b.slice.counters().evictions, 0u);
+  EXPECT_EQ(b.sm.responses.size(), 11u);  // every request answered; the read's data dropped
+}
+
+TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
+  L2SliceConfig c = small_config();
+  c.partial_writes_fetch = false;
+  c.partial_lines = {.entries = 8, .ways = 8};
+  Bench b(c);
+  b.sm.push(0, MemRequest::write(0, 0b0110, 8, 0, 0));
+  // Lines 1024 .. 4096 share set 0 with line 0 and evict it.
+  for (int i = 1; i <= 4; ++i)
+    b.sm.push(static_cast<Cycle>(i), read(static_cast<std::uint64_t>(i) * 1024, 1, i));
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 6u);  // four fetches, then the read and the write-back
+  const MemRequest& fetch = b.memory.requests[4].second;
+  EXPECT_EQ(fetch.op, MemOp::kRead);
+  EXPECT_EQ(fetch.line_address, 0u);
+  EXPECT_EQ(fetch.sector_mask, 0b0110);
+  EXPECT_EQ(b.memory.requests[5].second.op, MemOp::kWrite);
+  EXPECT_EQ(b.memory.requests[5].second.sector_mask, 0b0110);
+  EXPECT_EQ(b.slice.counters().partial_reads, 2u);
+  EXPECT_EQ(b.slice.counters().partial_writebacks, 0u);
+}
+
 // A std::map-based set-associative LRU cache of the same geometry.
 class ReferenceCache {
  public:

@@ -1,0 +1,72 @@
+#include "sim/mem/partial_lines.h"
+
+#include <gtest/gtest.h>
+
+#include "arch/error.h"
+
+namespace warpsim::mem {
+namespace {
+
+TEST(MemPartialLines, AbsentRecordKeepsNothing) {
+  PartialLines p({}, "l2.partial_lines");
+  EXPECT_FALSE(p.enabled());
+  EXPECT_FALSE(p.write(0, 0b0001, 4, 0, 0).displaced);
+  EXPECT_EQ(p.take(0), 0);
+  EXPECT_EQ(p.size(), 0u);
+}
+
+TEST(MemPartialLines, SectorCompletesAtThirtyTwoBytes) {
+  PartialLines p({.entries = 4, .ways = 2}, "l2.partial_lines");
+  // Eight 4-byte stores fill sector 1 of line 0; the line then leaves the record.
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_FALSE(p.write(0, 0b0010, 4, 0, i == 0 ? 0 : 0b0010).displaced);
+    EXPECT_EQ(p.size(), 1u) << "store " << i;
+  }
+  EXPECT_FALSE(p.write(0, 0b0010, 4, 0, 0b0010).displaced);
+  EXPECT_EQ(p.size(), 0u);
+  EXPECT_EQ(p.take(0), 0);
+  // A whole-sector store completes a sector at once.
+  p.write(128, 0b0011, 16, 0, 0);
+  EXPECT_EQ(p.size(), 1u);
+  p.write(128, 0, 0, 0b0001, 0b0011);
+  EXPECT_EQ(p.take(128), 0b0010);
+  EXPECT_EQ(p.size(), 0u);
+}
+
+TEST(MemPartialLines, StoreIntoAValidSectorKeepsItWhole) {
+  PartialLines p({.entries = 4, .ways = 2}, "l2.partial_lines");
+  EXPECT_FALSE(p.write(0, 0b0001, 4, 0, 0b0001).displaced);  // fetched or written whole before
+  EXPECT_EQ(p.size(), 0u);
+}
+
+TEST(MemPartialLines, FullSetDisplacesTheLeastRecentlyWritten) {
+  PartialLines p({.entries = 1, .ways = 1}, "l2.partial_lines");
+  EXPECT_FALSE(p.write(0, 0b0101, 4, 0, 0).displaced);
+  const PartialDisplaced d = p.write(128, 0b0001, 4, 0, 0);
+  ASSERT_TRUE(d.displaced);
+  EXPECT_EQ(d.line_address, 0u);
+  EXPECT_EQ(d.partial_sectors, 0b0101);
+  EXPECT_EQ(p.take(0), 0);
+  EXPECT_EQ(p.take(128), 0b0001);
+  // Two ways: a new line displaces the one written longest ago, whichever came first.
+  PartialLines q({.entries = 2, .ways = 2}, "l2.partial_lines");
+  q.write(0, 0b0001, 4, 0, 0);
+  q.write(128, 0b0001, 4, 0, 0);
+  q.write(0, 0b0001, 4, 0, 0b0001);  // line 0 written again: now the most recent
+  const PartialDisplaced e = q.write(256, 0b0001, 4, 0, 0);
+  ASSERT_TRUE(e.displaced);
+  EXPECT_EQ(e.line_address, 128u);
+}
+
+TEST(MemPartialLines, BadGeometryNamesTheField) {
+  try {
+    PartialLines p({.entries = 6, .ways = 4}, "l2.partial_lines");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("l2.partial_lines.ways"), std::string::npos);
+  }
+  EXPECT_THROW(PartialLines({.entries = 4, .ways = 0}, "l2.partial_lines"), InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::mem
