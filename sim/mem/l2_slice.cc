@@ -119,13 +119,11 @@ void L2Slice::install_copy(std::uint64_t line, std::uint8_t sectors) {
 }
 
 std::uint32_t L2Slice::outbound_needed(const MemRequest& request) const {
-  const bool write = request.op != MemOp::kRead;
-  // A fetch and an eviction's write-back; a write may also clean a line (the dirty limit).
-  std::uint32_t n = write && tags_.max_dirty_ways() != 0 ? 3 : 2;
-  // With the partial-line record, a read before each write-back, and a write may displace a
-  // partial line (its read and write-back).
-  if (partial_.enabled()) n += (n - 1) + (write ? 2 : 0);
-  return n;
+  // A fetch and an eviction's write-back; a write may also clean a line (the dirty limit). The
+  // reads before partial lines' write-backs, and a displaced partial line's read and write-back,
+  // may take the queue beyond its size (by 4 at most; its storage grows once), so that traffic
+  // without partial lines queues as it would without the record.
+  return request.op != MemOp::kRead && tags_.max_dirty_ways() != 0 ? 3 : 2;
 }
 
 void L2Slice::send_write_back(const LineState& line, std::uint8_t partial) {
@@ -408,7 +406,7 @@ Cycle L2Slice::tick(Cycle now) {
   // A stall on a full MSHR table ends with a fill (a message wakes the slice); one on a full
   // queue ends when the queue drains: retry next cycle if it drained this cycle, otherwise the
   // credit that lets it drain wakes the slice (or the response's ready cycle above).
-  const std::uint32_t outbound_reserve = tags_.max_dirty_ways() != 0 ? 3 : 2;
+  const std::uint32_t outbound_reserve = outbound_needed(MemRequest{.op = MemOp::kWrite});
   const bool room = responses_.size() < response_capacity_ &&
                     outbound_.size() + outbound_reserve <= config_.outbound_queue_entries;
   if ((stall == Lookup::kNoResponseSlot || stall == Lookup::kNoOutboundSlot) && room) {

@@ -178,9 +178,7 @@ class L2Slice final : public engine::Component {
     progressed_ = true;
   }
   /// Installs a clean copy of `sectors` of `line`; false when its write-back has no room.
-  bool can_take_copy() const {
-    return outbound_.size() + (partial_.enabled() ? 2 : 1) <= config_.outbound_queue_entries;
-  }
+  bool can_take_copy() const { return outbound_.size() + 1 <= config_.outbound_queue_entries; }
   void install_copy(std::uint64_t line, std::uint8_t sectors);
   // Counts and queues the write-backs an access caused (an evicted dirty line, a cleaned one).
   void write_back(const TagAccess& access);
