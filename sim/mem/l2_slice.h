@@ -32,6 +32,11 @@
 // lines one SM reuses must fit in its near partition, and a footprint beyond half the L2 cannot
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
+// Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
+// notes every line that stores leave partly written; a line the record gives up is written back
+// after a DRAM read of its partial sectors (the DRAM's ECC covers whole sectors) and kept, clean;
+// an evicted partial line is read first too. These reads' responses are dropped.
+//
 // Request coalescer (`coalescer`, request_coalescer.h): a read arriving while a read of the same
 // line from the same partition is in flight may join it; it is then answered with it and neither
 // looked up nor counted in lts__.
