@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the probe NAME.cu, profiles its launches of kernels named probe_* under Nsight Compute
+# with one-pass DRAM metrics and the given cache control (all: an empty L2 before each launch;
+# none: each launch sees what the previous one left), and prints one row per launch: the
+# columns of `NAME list`, then the metrics. Used by dirty_l2.sh and partial_writes.sh.
+#   one_pass_probe.sh NAME all|none
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+name=$1
+cache=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+nvcc -O3 -std=c++17 -arch=native -o "$work/$name" "$here/$name.cu"
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpc__cycles_elapsed.max
+ncu --clock-control none --cache-control "$cache" --metrics "$metrics" -k regex:probe_ -f \
+    -o "$work/report" "$work/$name" run > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+ncu -i "$work/report.ncu-rep" --csv --page raw --print-units base > "$work/raw.csv"
+"$work/$name" list > "$work/list.tsv"
+python3 - "$work/list.tsv" "$work/raw.csv" <<'PY'
+import csv, sys
+listed = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+labels_head, labels = listed[0], listed[1:]
+rows = list(csv.reader(open(sys.argv[2])))
+head, data = rows[0], rows[2:]
+cols = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
+        "gpc__cycles_elapsed.max"]
+idx = [head.index(c) for c in cols]
+if len(labels) != len(data):
+    sys.exit(f"{len(labels)} launches listed, {len(data)} profiled")
+print("\t".join(labels_head + cols))
+for lab, row in zip(labels, data):
+    print("\t".join(lab + [row[i].replace(",", "") for i in idx]))
+PY
