@@ -124,6 +124,8 @@ class Engine {
   Port<T>& connect(Component& sender, Component& receiver, const PortConfig& config) {
     check_endpoints(sender, receiver, config);
     auto port = std::make_unique<Port<T>>(sender, receiver, config, &now_);
+    port->sender_id_ = sender.id_;  // final once the engine numbers its components (finalize)
+    port->receiver_id_ = receiver.id_;
     Port<T>& ref = *port;
     ports_.push_back(std::move(port));
     return ref;

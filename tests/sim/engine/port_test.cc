@@ -197,5 +197,62 @@ TEST(EnginePort, CommitOnTwoThreadsMatchesOneThread) {
   }
 }
 
+// A port connected after a run (the components already numbered) wakes its receiver on two
+// threads as on one: publishing owes the wake-up to the receiver's id, which the port learns at
+// connect time.
+std::vector<Cycle> late_port_receiver_ticks(unsigned threads) {
+  Engine engine({.threads = threads, .parallel_threshold = 2, .serial_fallback = false});
+  const ClockDomain& d = engine.add_clock_domain("d", 1'000'000);
+  Port<int>* port = nullptr;
+  // Twenty busy senders and their sink: enough port traffic for publishing on the pool.
+  std::vector<std::unique_ptr<LambdaComponent>> busy;
+  std::vector<Port<int>*> busy_ports(20);
+  LambdaComponent sink("sink", d, [&](LambdaComponent&, Cycle) -> Cycle {
+    for (Port<int>* p : busy_ports) {
+      while (p->has_message()) p->pop();
+    }
+    return kSleep;
+  });
+  for (int i = 0; i < 20; ++i) {
+    busy.push_back(std::make_unique<LambdaComponent>(
+        "busy" + std::to_string(100 + i), d, [&, i](LambdaComponent&, Cycle now) -> Cycle {
+          busy_ports[static_cast<std::size_t>(i)]->send(i);
+          return now < 40 ? now + 1 : kSleep;
+        }));
+  }
+  LambdaComponent sender("sender", d, [&](LambdaComponent&, Cycle now) -> Cycle {
+    if (port == nullptr) return kSleep;
+    if (now % 5 == 0) port->send(static_cast<int>(now));
+    return now < 30 ? now + 1 : kSleep;
+  });
+  LambdaComponent receiver("receiver", d, [&](LambdaComponent&, Cycle) -> Cycle {
+    while (port != nullptr && port->has_message()) port->pop();
+    return kSleep;
+  });
+  for (auto& c : busy) engine.add(*c);
+  engine.add(sink);
+  engine.add(sender);
+  engine.add(receiver);
+  for (int i = 0; i < 20; ++i) {
+    busy_ports[static_cast<std::size_t>(i)] =
+        &engine.connect<int>(*busy[static_cast<std::size_t>(i)], sink, {.latency_ps = 1});
+  }
+  engine.run({.until = d.time_of(3)});
+  port = &engine.connect<int>(sender, receiver, {.latency_ps = d.duration(2)});
+  engine.wake(sender, 5);
+  engine.run();
+  EXPECT_EQ(port->popped_count(), port->sent_count());
+  if (threads > 1) {
+    EXPECT_GT(engine.parallel_publishes(), 20u);
+  }
+  return receiver.ticked_at;
+}
+
+TEST(EnginePort, PortConnectedAfterARunWakesItsReceiverOnAnyThreads) {
+  const std::vector<Cycle> one = late_port_receiver_ticks(1);
+  EXPECT_EQ(one, (std::vector<Cycle>{0, 7, 12, 17, 22, 27, 32}));
+  EXPECT_EQ(late_port_receiver_ticks(2), one);
+}
+
 }  // namespace
 }  // namespace warpsim::engine
