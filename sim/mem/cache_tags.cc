@@ -127,30 +127,29 @@ std::vector<LineState> CacheTags::contents() const {
   return out;
 }
 
-LineState CacheTags::invalidate(std::uint64_t line_address) {
+CacheTags::Way* CacheTags::find_way(std::uint64_t line_address) {
   const std::uint64_t line = line_address & ~std::uint64_t{127};
   Way* set = &ways_storage_[std::size_t{set_of(line)} * ways_];
   for (std::uint32_t w = 0; w < ways_; ++w) {
-    if (set[w].valid_mask != 0 && set[w].line_address == line) {
-      const LineState state{set[w].line_address, set[w].valid_mask, set[w].dirty_mask};
-      set[w] = Way{};
-      return state;
-    }
+    if (set[w].valid_mask != 0 && set[w].line_address == line) return &set[w];
   }
-  return {};
+  return nullptr;
+}
+
+LineState CacheTags::invalidate(std::uint64_t line_address) {
+  Way* way = find_way(line_address);
+  if (way == nullptr) return {};
+  const LineState state{way->line_address, way->valid_mask, way->dirty_mask};
+  *way = Way{};
+  return state;
 }
 
 LineState CacheTags::clean(std::uint64_t line_address) {
-  const std::uint64_t line = line_address & ~std::uint64_t{127};
-  Way* set = &ways_storage_[std::size_t{set_of(line)} * ways_];
-  for (std::uint32_t w = 0; w < ways_; ++w) {
-    if (set[w].valid_mask != 0 && set[w].line_address == line) {
-      const LineState state{set[w].line_address, set[w].valid_mask, set[w].dirty_mask};
-      set[w].dirty_mask = 0;
-      return state;
-    }
-  }
-  return {};
+  Way* way = find_way(line_address);
+  if (way == nullptr) return {};
+  const LineState state{way->line_address, way->valid_mask, way->dirty_mask};
+  way->dirty_mask = 0;
+  return state;
 }
 
 void CacheTags::invalidate_all() {

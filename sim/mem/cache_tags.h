@@ -134,6 +134,8 @@ class CacheTags {
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;
 
+  // The valid way holding `line_address`, or nullptr.
+  Way* find_way(std::uint64_t line_address);
   // Writes back a dirty line of `set` other than `keep` when the set holds more than the limit.
   void limit_dirty(std::uint32_t set, Way* base, std::uint32_t keep, TagAccess& result);
 };

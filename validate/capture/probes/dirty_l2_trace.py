@@ -13,7 +13,7 @@ and read the sequence's kernels after it.
 import os
 import sys
 
-CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
+from probe_trace import BASE, CTAS, THREADS, write_kernel
 
 
 def main():
@@ -31,35 +31,21 @@ def main():
     for k, (what, mb) in enumerate(phases):
         with open(os.path.join(out, f"kernel-{k + 1}.traceg"), "w") as f:
             name = "settle_l2" if what == "settle" else f"probe_{what}"
-            f.write(f"-kernel name = {name}\n-kernel id = {k + 1}\n-grid dim = ({CTAS},1,1)\n"
-                    f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
-                    "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
-                    "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
-                    "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
-                    "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
-                    "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
-            write_phase(f, k, what, mb * (1 << 20) // 16, stride)
+            write_kernel(f, name, k + 1, phase_iterations(k, what, mb * (1 << 20) // 16, stride))
 
-def write_phase(f, phase, kind, n, stride):
+
+def phase_iterations(phase, kind, n, stride):
     base = BASE + phase * (1 << 30)
-    for cta in range(CTAS):
-        f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
-        for warp in range(THREADS // 32):
-            first = cta * THREADS + warp * 32
-            lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
-            for i in range(first, n, stride):
-                addr = base + 16 * i
-                if kind == "write":
-                    lines.append(f"0020 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x{addr:016x} 16 0")
-                else:
-                    lines.append(f"0020 ffffffff 1 R4 LDG.E.128 1 R2 16 1 0x{addr:016x} 16 0")
-                    lines.append("0030 ffffffff 1 R8 FADD 2 R8 R4 0")
-                lines.append("0040 ffffffff 1 R2 IADD3 2 R2 R3 0")
-                lines.append("0050 ffffffff 1 P0 ISETP.GE.U32.AND 2 R2 R9 0")
-                lines.append("0060 ffffffff 0 BRA 1 P0 0")
-            lines.append("0070 ffffffff 0 EXIT 0 0 0")
-            f.write(f"warp = {warp}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
-        f.write("#END_TB\n\n")
+
+    def iterations(first):
+        for i in range(first, n, stride):
+            addr = base + 16 * i
+            if kind == "write":
+                yield [f"0020 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x{addr:016x} 16 0"]
+            else:
+                yield [f"0020 ffffffff 1 R4 LDG.E.128 1 R2 16 1 0x{addr:016x} 16 0",
+                       "0030 ffffffff 1 R8 FADD 2 R8 R4 0"]
+    return iterations
 
 
 if __name__ == "__main__":

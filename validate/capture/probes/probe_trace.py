@@ -1,0 +1,31 @@
+"""The Accel-Sim trace of a probe's grid-stride kernel, shared by dirty_l2_trace.py and
+partial_writes_trace.py: CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp
+reading its thread index (two S2R), then per loop iteration the probe's memory instructions and
+the loop's IADD3 / ISETP / BRA, then EXIT.
+"""
+
+CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
+
+
+def write_kernel(f, name, kernel_id, iterations):
+    """Writes kernel `name` to the open file f; iterations(first) gives, for the warp whose first
+    thread is `first`, one list of memory-instruction lines per loop iteration."""
+    f.write(f"-kernel name = {name}\n-kernel id = {kernel_id}\n-grid dim = ({CTAS},1,1)\n"
+            f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
+            "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
+            "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
+            "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+            "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
+            "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
+    for cta in range(CTAS):
+        f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
+        for warp in range(THREADS // 32):
+            lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
+            for body in iterations(cta * THREADS + warp * 32):
+                lines += body
+                lines.append("0040 ffffffff 1 R2 IADD3 2 R2 R3 0")
+                lines.append("0050 ffffffff 1 P0 ISETP.GE.U32.AND 2 R2 R9 0")
+                lines.append("0060 ffffffff 0 BRA 1 P0 0")
+            lines.append("0070 ffffffff 0 EXIT 0 0 0")
+            f.write(f"warp = {warp}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
+        f.write("#END_TB\n\n")
