@@ -235,6 +235,11 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.request_coalescer_entries") + " exceeds 65536 slots per slice",
            {"l2.request_coalescer_entries"});
   }
+  if (l2.far_write_copies() && !l2.far_read_copies()) {
+    c.fail(c.show("l2.far_write_copies") + " needs l2.far_read_copies (copies of far writes " +
+               "live where copies of far reads do)",
+           {"l2.far_write_copies", "l2.far_read_copies"});
+  }
   if (l2.has_max_dirty_fraction() && !(l2.max_dirty_fraction() < 1.0)) {
     c.fail(c.show("l2.max_dirty_fraction") + " must be below 1 (absent: no limit)",
            {"l2.max_dirty_fraction"});

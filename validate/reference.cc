@@ -1,5 +1,7 @@
 #include "validate/reference.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,16 +51,24 @@ void apply_one_pass(const std::string& path, Reference& ref) {
       throw InputError(where + ": point '" + f[1] + "' is not point " + std::to_string(k) +
                        " of points.tsv");
     }
+    std::map<std::string, std::vector<double>> runs;  // metric -> its value in each run
     for (size_t c = 2; c < head.size(); ++c) {
       if (!head[c].starts_with("dram__bytes_")) continue;
       try {
         size_t used = 0;
         const double v = std::stod(f[c], &used);
-        if (used != f[c].size()) throw std::invalid_argument(f[c]);
-        ref.points[k].measured[head[c]] = v;
+        if (used != f[c].size() || !std::isfinite(v)) throw std::invalid_argument(f[c]);
+        runs[head[c].substr(0, head[c].find(':'))].push_back(v);
       } catch (const std::exception&) {
         throw InputError(where + ": " + head[c] + " '" + f[c] + "' is not a number");
       }
+    }
+    for (auto& [metric, values] : runs) {
+      std::sort(values.begin(), values.end());
+      const size_t n = values.size();
+      ref.points[k].measured[metric] =
+          n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+      if (n > 1) ref.points[k].measured_range[metric] = {values.front(), values.back()};
     }
     ++k;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct ReferencePoint {
   std::string role;      ///< "calibration" or "test".
   std::vector<std::string> params;         ///< "k=v" as the twin was launched.
   std::map<std::string, double> measured;  ///< ncu metric → value (numeric columns only).
+  /// For metrics measured in several runs (one_pass.tsv's "metric:label" columns): the least and
+  /// the greatest value; `measured` holds their median.
+  std::map<std::string, std::pair<double, double>> measured_range;
 };
 
 struct Reference {
@@ -29,6 +33,8 @@ struct Reference {
 /// Loads `dir`/points.tsv, raw.csv and meta.json, and, when present, one_pass.tsv (index, name,
 /// then metric columns, one row per point in the same order), whose `dram__bytes_*` columns
 /// replace raw.csv's: a one-pass profile, free of the write-backs the capture's replay passes add.
+/// Columns named "metric:label" are runs of one profile repeated (capture/repeat_one_pass.sh):
+/// the point's value is their median, and `measured_range` keeps their least and greatest.
 /// Throws InputError naming the file and line for a missing file, a malformed line, or a point
 /// count or name that differs between the files.
 Reference load_reference(const std::string& dir);

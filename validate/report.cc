@@ -34,6 +34,50 @@ std::vector<std::string> categories(const ValidationRun& run) {
   return {c.begin(), c.end()};
 }
 
+// Measured DRAM bytes in MB, with the GPU's own range over repeated runs when there is one.
+std::string measured_mb(const ReferencePoint& p, const std::string& metric) {
+  const auto m = p.measured.find(metric);
+  if (m == p.measured.end()) return "-";
+  std::string text = fmt(m->second / 1e6, 2);
+  const auto range = p.measured_range.find(metric);
+  if (range != p.measured_range.end() && m->second > 0) {
+    text += " (" + fmt(100.0 * (range->second.first - m->second) / m->second) + " to +" +
+            fmt(100.0 * (range->second.second - m->second) / m->second) + "%)";
+  }
+  return text;
+}
+
+std::string simulated_mb(const PointResult& r, const std::string& metric) {
+  const auto s = r.simulated.find(metric);
+  return s == r.simulated.end() ? "-" : fmt(s->second / 1e6, 2);
+}
+
+// The points whose DRAM bytes are compared: measured (median of the runs, and their range),
+// simulated, error.
+void write_dram_table(std::ostream& os, const ValidationRun& run) {
+  static const std::string kRead = "dram__bytes_read.sum", kWrite = "dram__bytes_write.sum";
+  const ComparedMetric* read = find_compared_metric(kRead);
+  const ComparedMetric* write = find_compared_metric(kWrite);
+  os << "\nDRAM bytes of the points where they are compared, in MB; measured is the median of "
+        "the reference's runs, with the least and greatest run in parentheses.\n\n"
+        "| point | role | measured read | simulated read | error | measured write | "
+        "simulated write | error |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const auto& r : run.results) {
+    if (!r.failure.empty()) continue;
+    const bool reads = read != nullptr && metric_error(*read, r).has_value();
+    const bool writes = write != nullptr && metric_error(*write, r).has_value();
+    if (!reads && !writes) continue;
+    os << "| " << r.point->name << " | " << r.point->role << " | "
+       << (reads ? measured_mb(*r.point, kRead) : "") << " | "
+       << (reads ? simulated_mb(r, kRead) : "") << " | "
+       << (reads ? error_text(r, kRead, ErrorUnit::kPercent) : "") << " | "
+       << (writes ? measured_mb(*r.point, kWrite) : "") << " | "
+       << (writes ? simulated_mb(r, kWrite) : "") << " | "
+       << (writes ? error_text(r, kWrite, ErrorUnit::kPercent) : "") << " |\n";
+  }
+}
+
 }  // namespace
 
 std::vector<MetricSummary> summarize_all(const std::vector<PointResult>& results) {
@@ -115,6 +159,7 @@ void write_markdown(std::ostream& os, const ValidationRun& run, const std::strin
        << error_text(r, "lts__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " | "
        << error_text(r, "l1tex__t_sector_hit_rate.pct", ErrorUnit::kPoints) << " |\n";
   }
+  write_dram_table(os, run);
   for (const auto& f : run.threshold_failures) os << "\n**Threshold missed:** " << f << "\n";
 }
 

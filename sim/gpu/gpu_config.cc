@@ -116,6 +116,7 @@ void fill_chiplets(const arch::Spec& s, GpuConfig& g) {
       ms.l2_partitions = 1;
       ms.l2.hit_latency_far_cycles = ms.l2.hit_latency_near_cycles;
       ms.l2.far_read_copies = false;
+      ms.l2.far_write_copies = false;
     }
     if (dies.has_link_latency_cycles()) ms.die_link.latency_cycles = dies.link_latency_cycles();
     if (dies.has_link_bandwidth_gb_per_s()) {
@@ -249,6 +250,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (l2.has_mshrs_per_slice()) ms.l2.mshr.entries = l2.mshrs_per_slice();
   ms.l2.partial_writes_fetch = l2.partial_writes_fetch();
   ms.l2.far_read_copies = l2.far_read_copies();
+  ms.l2.far_write_copies = l2.far_read_copies() && l2.far_write_copies();
   ms.l2.coalescer.entries = l2.request_coalescer_entries();
   if (l2.has_request_coalescer_followers()) {
     ms.l2.coalescer.followers = l2.request_coalescer_followers();

@@ -121,10 +121,16 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "L2-to-DRAM crossbar: (input, cycle) pairs blocked by a full output");
   r.add_counter("gpu.mc.response_credit_stalls", &c.memory.mc_responses.credit_stalls, "",
                 "DRAM-to-L2 crossbar: (input, cycle) pairs blocked by a full output");
+  r.add_counter("gpu.l2.evictions", &c.memory.l2.evictions, "",
+                "valid lines evicted to make room, copies included");
+  r.add_counter("gpu.l2.dirty_evictions", &c.memory.l2.dirty_evictions, "",
+                "evicted lines that had dirty sectors (written back)");
+  r.add_counter("gpu.l2.dirty_cleanings", &c.memory.l2.dirty_cleanings, "",
+                "dirty lines written back and kept clean to respect l2.max_dirty_fraction");
   r.add_counter("gpu.l2.copy_hits", &c.memory.l2.copy_hits, "",
                 "far-partition reads answered by a copy in the near partition");
   r.add_counter("gpu.l2.copy_fills", &c.memory.l2.copy_fills, "",
-                "copies of far-partition lines installed in a near partition");
+                "copies of far-partition lines installed in a near partition (reads, and writes with l2.far_write_copies)");
   if (!memory.links().empty()) {
     r.add_counter("gpu.d2d.requests", &c.memory.d2d.requests, "",
                   "requests carried by the die links, both directions");

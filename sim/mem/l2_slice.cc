@@ -223,14 +223,18 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const auto wait_for = static_cast<std::uint8_t>(fetch | (needed & in_flight));
   const bool waits = wait_for != 0;
   const bool near = is_near(request.source_sm);
-  // A far read's copy in the requester's partition (near-partition copies).
+  // A far read's copy in the requester's partition (near-partition copies), and with
+  // far_write_copies a far plain write's.
   L2Slice* copy = nullptr;
   std::uint8_t copy_present = 0;
-  if (!near && !column_.empty() && request.op == MemOp::kRead) {
+  const bool copies_op = request.op == MemOp::kRead ||
+                         (request.op == MemOp::kWrite && config_.far_write_copies);
+  if (!near && !column_.empty() && copies_op) {
     copy = column_[sm_partition(request.source_sm, config_.sms, config_.partitions)];
     copy_present = copy->tags_.probe(request.line_address).valid_mask;
   }
-  const bool copy_hit = copy != nullptr && (needed & ~copy_present) == 0 && (needed & in_flight) == 0;
+  const bool copy_hit = copy != nullptr && request.op == MemOp::kRead &&
+                        (needed & ~copy_present) == 0 && (needed & in_flight) == 0;
   // Resources first, so a stalled request leaves no trace.
   if (responses_.size() >= response_capacity_) return Lookup::kNoResponseSlot;
   if (outbound_.size() + outbound_needed(request) > config_.outbound_queue_entries) {
@@ -285,10 +289,14 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const TagAccess access =
       tags_.access(request.line_address, request.sector_mask | fetch, dirty);
   if (copy != nullptr) {
-    copy->install_copy(request.line_address, static_cast<std::uint8_t>(request.sector_mask | fetch));
-  } else if (request.op != MemOp::kRead && !column_.empty()) {
+    const auto copied = static_cast<std::uint8_t>(
+        request.op == MemOp::kRead ? request.sector_mask | fetch : request.sector_mask);
+    copy->install_copy(request.line_address, copied);
+  }
+  if (request.op != MemOp::kRead && !column_.empty()) {
     for (L2Slice* other : column_) {
-      if (other != this && other->tags_.invalidate(request.line_address).valid_mask != 0) {
+      if (other != this && other != copy &&
+          other->tags_.invalidate(request.line_address).valid_mask != 0) {
         ++counters_.copy_invalidations;
       }
     }

@@ -28,7 +28,9 @@
 // refreshes the copy's replacement state. Otherwise the home serves it as above (far latency on a
 // hit, its fetch on a miss) and the copy is installed in partition q's slice at lookup time,
 // where it competes with that slice's own lines (a dirty victim is written back by that slice).
-// Writes, atomics and reductions are served at the home and drop every copy of the line. So the
+// Writes, atomics and reductions are served at the home and drop every copy of the line; with
+// `far_write_copies` a plain write from a far SM instead leaves a clean copy of the sectors it
+// wrote in its near partition, as a read would (copies elsewhere are dropped). So the
 // lines one SM reuses must fit in its near partition, and a footprint beyond half the L2 cannot
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
@@ -89,6 +91,7 @@ struct L2SliceConfig {
   std::uint32_t partitions = 1;                 ///< partitions of the L2
   std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
   bool far_read_copies = false;                 ///< far reads leave a copy in the near partition
+  bool far_write_copies = false;                ///< far plain writes leave one too (clean)
   RequestCoalescerConfig coalescer{};           ///< reads joining reads in flight (0 entries: none)
 };
 

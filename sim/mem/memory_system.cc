@@ -216,6 +216,7 @@ void MemorySystem::build_memory(engine::Engine& engine, const engine::ClockDomai
       msc.partitions = 1;
       msc.sms = config_.sms;
       msc.far_read_copies = false;
+      msc.far_write_copies = false;
       msc.tags.seed = config_.msc.tags.seed + c;
       // A channel's lines come in runs of interleave_bytes, one run per round of the channels.
       msc.tags.index_divisor =

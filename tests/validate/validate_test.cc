@@ -35,9 +35,12 @@ TEST(ValidateReference, LoadsTheCommittedH200Reference) {
   EXPECT_EQ(saxpy.kernel, "saxpy");
   EXPECT_EQ(saxpy.params, (std::vector<std::string>{"n=16777216"}));
   EXPECT_EQ(saxpy.measured.at("smsp__inst_executed.sum"), 9961472);
-  // DRAM bytes come from the one-pass profile (one_pass.tsv), the rest from raw.csv.
-  EXPECT_EQ(saxpy.measured.at("dram__bytes_write.sum"), 46428672);
-  EXPECT_EQ(saxpy.measured.at("dram__bytes_read.sum"), 134224896);
+  // DRAM bytes come from the one-pass profiles (one_pass.tsv, 5 runs: their median), the rest
+  // from raw.csv.
+  EXPECT_EQ(saxpy.measured.at("dram__bytes_write.sum"), 46441472);
+  EXPECT_EQ(saxpy.measured.at("dram__bytes_read.sum"), 134222592);
+  EXPECT_EQ(saxpy.measured_range.at("dram__bytes_write.sum"),
+            (std::pair<double, double>{46386176, 46725376}));
 }
 
 TEST(ValidateReference, AMalformedOnePassFileNamesItsLine) {
@@ -60,8 +63,28 @@ TEST(ValidateReference, AMalformedOnePassFileNamesItsLine) {
   expect_error("index\tname\tdram__bytes_write.sum\n0\tcopy/n=2\t5\n", "one_pass.tsv:2");
   expect_error("id\tname\n", "one_pass.tsv:1");
   expect_error("index\tname\tdram__bytes_write.sum\n", "1 in points.tsv");
+  expect_error("index\tname\tdram__bytes_write.sum:run1\n0\tcopy/n=1\tnan\n", "one_pass.tsv:2");
   std::ofstream(dir / "one_pass.tsv") << "index\tname\tdram__bytes_write.sum\n0\tcopy/n=1\t5\n";
   EXPECT_EQ(load_reference(dir.string()).points[0].measured.at("dram__bytes_write.sum"), 5);
+  EXPECT_TRUE(load_reference(dir.string()).points[0].measured_range.empty());
+}
+
+TEST(ValidateReference, RepeatedOnePassRunsGiveTheirMedianAndRange) {
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim_repeated_one_pass";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "meta.json") << "{\"gpu\": \"X\"}";
+  std::ofstream(dir / "points.tsv") << "index\tname\tkernel\tcategory\trole\tparams\n"
+                                    << "0\tcopy/n=1\tcopy\tstreaming\ttest\tn=1\n";
+  std::ofstream(dir / "raw.csv") << "\"ID\",\"dram__bytes_write.sum\"\n\"\",\"byte\"\n\"0\",\"7\"\n";
+  std::ofstream(dir / "one_pass.tsv")
+      << "index\tname\tdram__bytes_write.sum:run1\tdram__bytes_write.sum:run2\t"
+         "dram__bytes_write.sum:run3\tdram__bytes_read.sum:run1\tdram__bytes_read.sum:run2\n"
+      << "0\tcopy/n=1\t30\t10\t12\t4\t8\n";
+  const ReferencePoint p = load_reference(dir.string()).points[0];
+  EXPECT_EQ(p.measured.at("dram__bytes_write.sum"), 12);  // median of 3
+  EXPECT_EQ(p.measured.at("dram__bytes_read.sum"), 6);    // of 2: their mean
+  EXPECT_EQ(p.measured_range.at("dram__bytes_write.sum"), (std::pair<double, double>{10, 30}));
+  EXPECT_EQ(p.measured_range.at("dram__bytes_read.sum"), (std::pair<double, double>{4, 8}));
 }
 
 TEST(ValidateReference, MissingOrMalformedFilesNameTheFile) {
@@ -113,8 +136,8 @@ TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
 
 std::vector<ReferencePoint> two_points() {
   std::vector<ReferencePoint> points(2);
-  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}};
-  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}};
+  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}, {}};
+  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}, {}};
   return points;
 }
 

@@ -46,6 +46,7 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.l2_slices, 120u);
   EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 120);
   EXPECT_TRUE(c.memory.l2.far_read_copies);
+  EXPECT_TRUE(c.memory.l2.far_write_copies);
   // Load-to-use 275 cycles (fitted) = 2 port cycles + 2 x NoC 80 + the slice's 113.
   EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 113u);
   EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 264u);

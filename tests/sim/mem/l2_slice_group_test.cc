@@ -1,5 +1,5 @@
 // Near-partition copies of far-partition lines (l2_slice.h, l2_slice_group.h): exact latencies of
-// a copy hit, invalidation by a write, and the capacity knee they cause.
+// a copy hit, invalidation by a write, the capacity knee they cause, and copies of far writes.
 #include "sim/mem/l2_slice_group.h"
 
 #include <gtest/gtest.h>
@@ -79,6 +79,71 @@ TEST(MemL2SliceGroup, FarReadLeavesACopyThatAnswersAtTheNearLatency) {
   EXPECT_EQ(k.copy_invalidations, 1u);
   // The copy lives in partition 0's slice of the column.
   EXPECT_NE(s.mem->slices()[0]->tags().probe(line).valid_mask, 0);
+}
+
+TEST(MemL2SliceGroup, FarWriteLeavesACleanCopyWithFarWriteCopies) {
+  for (const bool write_copies : {false, true}) {
+    MemorySystemConfig c = two_partitions(true);
+    c.l2.far_write_copies = write_copies;
+    System s(c);
+    const std::uint64_t line = 2 * kLineBytes;  // slice 2, partition 1: far from SM 0
+    s.sms[0]->push(0, MemRequest::write(line, 0b0011, 64, 1, 0));
+    s.sms[0]->push(1000, MemRequest::read(line, 0b0001, 2, 0));
+    s.engine.run();
+    SCOPED_TRACE(write_copies ? "far write copies" : "no far write copies");
+    // The home keeps the dirty line either way.
+    EXPECT_EQ(s.mem->slices()[2]->tags().probe(line).dirty_mask, 0b0011);
+    if (write_copies) {
+      // A clean copy of the written sectors in SM 0's partition answers the read near.
+      EXPECT_EQ(s.mem->slices()[0]->tags().probe(line).valid_mask, 0b0011);
+      EXPECT_EQ(s.mem->slices()[0]->tags().probe(line).dirty_mask, 0);
+      EXPECT_EQ(s.sms[0]->latency(2), MemorySystem::hit_round_trip_cycles(c, true));
+      EXPECT_EQ(s.mem->counters().l2.copy_hits, 1u);
+    } else {
+      // The read goes to the home, and leaves the copy.
+      EXPECT_EQ(s.sms[0]->latency(2), MemorySystem::hit_round_trip_cycles(c, false));
+      EXPECT_EQ(s.mem->counters().l2.copy_hits, 0u);
+      EXPECT_EQ(s.mem->counters().l2.copy_fills, 1u);
+    }
+  }
+  // A write from the home's own partition drops the copy.
+  MemorySystemConfig c = two_partitions(true);
+  c.l2.far_write_copies = true;
+  System s(c);
+  const std::uint64_t line = 2 * kLineBytes;
+  s.sms[0]->push(0, MemRequest::write(line, 0b0001, 32, 1, 0));
+  s.sms[2]->push(1000, MemRequest::write(line, 0b0001, 32, 2, 2));
+  s.sms[0]->push(2000, MemRequest::read(line, 0b0001, 3, 0));
+  s.engine.run();
+  EXPECT_EQ(s.mem->counters().l2.copy_invalidations, 1u);
+  EXPECT_EQ(s.sms[0]->latency(3), MemorySystem::hit_round_trip_cycles(c, false));
+}
+
+// DRAM bytes written when SM 0 writes 16 KB (lines 0-127, whole lines) and then reads 8 KB of
+// other lines (128-191). Each partition holds 16 KB in 16 sets of 4 ways per slice; line i lives
+// in slice i mod 4 at set (i / 4) mod 16.
+std::uint64_t write_then_read_dram_writes(bool write_copies) {
+  MemorySystemConfig c = two_partitions(true);
+  c.l2.far_write_copies = write_copies;
+  System s(c);
+  Cycle at = 0;
+  for (std::uint64_t i = 0; i < 128; ++i, at += 100) {
+    s.sms[0]->push(at, MemRequest::write(i * kLineBytes, 0b1111, 128, i, 0));
+  }
+  for (std::uint64_t i = 128; i < 192; ++i, at += 100) {
+    s.sms[0]->push(at, MemRequest::read(i * kLineBytes, 0b1111, i, 0));
+  }
+  s.engine.run();
+  return s.mem->counters().dram.bytes_written;
+}
+
+TEST(MemL2SliceGroup, CopiesOfFarWritesTakeNearCapacityFromDirtyLines) {
+  // Without write copies each set of SM 0's partition holds its 2 dirty home lines, and the
+  // reads' home line and copy fill the other 2 ways: nothing is written back. With them the
+  // writes' copies fill those ways, so each set's reads evict its oldest 2 lines, one dirty home
+  // line and one copy: 32 sets x 1 line x 128 bytes.
+  EXPECT_EQ(write_then_read_dram_writes(false), 0u);
+  EXPECT_EQ(write_then_read_dram_writes(true), 32u * kLineBytes);
 }
 
 // Bytes read from DRAM during the second of two sequential passes of SM 0 over `footprint`.
