@@ -267,10 +267,10 @@ void Sm::dump_state(std::ostream& out) const {
   for (std::size_t slot = 0; slot < warps_.size(); ++slot) {
     const Warp& w = warps_[slot];
     if (!w.resident) continue;
-    const std::size_t n = w.trace->instructions.size();
+    const std::size_t n = w.length;
     out << "  warp " << slot << " cta_slot=" << w.cta_slot << " smsp=" << int{w.smsp}
         << " next=" << w.next << '/' << n;
-    if (w.next < n) out << " pc=0x" << std::hex << w.trace->instructions[w.next].pc << std::dec;
+    if (w.next < n) out << " pc=0x" << std::hex << w.code[w.next].pc << std::dec;
     out << " reason=" << stall_reason_name(w.reason) << " since=" << w.since << " ready_at="
         << (ready_at_[slot] == kSleep ? std::string("sleep") : std::to_string(ready_at_[slot]))
         << " outstanding_memory=" << w.outstanding_memory << (w.at_barrier ? " at_barrier" : "")

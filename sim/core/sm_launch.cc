@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <vector>
 
 #include "arch/error.h"
 #include "sim/core/sm.h"
@@ -11,6 +12,12 @@
 namespace warpsim::core {
 
 using engine::Cycle;
+
+namespace {
+// Trace bytes (instructions and lane addresses) of a CTA above which its buffers are given back
+// once copied into the slot's storage.
+constexpr std::size_t kKeptTraceBytes = 256 * 1024;
+}  // namespace
 
 bool Sm::can_accept_cta() const {
   if (!opcodes_ || resident_ctas_ >= occupancy_.ctas_per_sm) return false;
@@ -176,6 +183,21 @@ void Sm::copy_trace(CtaSlot& c) {
     w.lanes = lanes_at;
     code_at = std::copy(warp.instructions.begin(), warp.instructions.end(), code_at);
     lanes_at = std::copy(warp.addresses.begin(), warp.addresses.end(), lanes_at);
+  }
+  // The warps now run from the slot's copy; a large CTA's own buffers are given back rather than
+  // kept for the next CTA to refill, so that its trace is held once, not twice, while it runs (a
+  // 2048^3 mma.sync GEMM's 4-warp CTA holds 3.5 MB; 1584 are resident). Small ones are kept: their
+  // refill then allocates nothing.
+  std::size_t bytes = 0;
+  for (const traces::WarpTrace& warp : c.trace.warps) {
+    bytes += warp.instructions.capacity() * sizeof(traces::WarpInstruction) +
+             warp.addresses.capacity() * sizeof(std::uint64_t);
+  }
+  if (bytes > kKeptTraceBytes) {
+    for (traces::WarpTrace& warp : c.trace.warps) {
+      std::vector<traces::WarpInstruction>().swap(warp.instructions);
+      std::vector<std::uint64_t>().swap(warp.addresses);
+    }
   }
 }
 
