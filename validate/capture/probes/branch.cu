@@ -5,7 +5,9 @@
 // the round is the warp's latency: the compiler's stall counts of the round's instructions plus
 // what the taken branch costs beyond its own; with eight per scheduler it is the issue rate.
 //
-// Output (stdout, TSV): body threads cycles_per_iteration
+// A second kernel, `skip`, adds to each round a forward branch that is never taken.
+//
+// Output (stdout, TSV): kernel (loop or skip) body threads cycles_per_iteration
 //
 // Build: nvcc -O3 -arch=sm_90 -o branch branch.cu
 #include <cstdio>
@@ -29,6 +31,23 @@ __global__ void branch_loop(int iterations, float seed, float* sink, long long* 
   if (threadIdx.x == 0) out[0] = stop - start;
 }
 
+// The same loop with a forward branch in each round that is never taken: it skips a block the
+// compiler will not predicate (the loop's index never equals `never`).
+template <int Body>
+__global__ void branch_skip(int iterations, int never, float seed, float* sink, long long* out) {
+  float x = seed * static_cast<float>(threadIdx.x);
+  const long long start = clock64();
+#pragma unroll 1
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int k = 0; k < Body; ++k) x = fmaf(x, 1.0001f + 0.01f * k, 0.5f - 0.03f * k);
+    if (i == never) x = sinf(x) * cosf(x * 3.0f) + expf(x);
+  }
+  const long long stop = clock64();
+  if (x == 1234.5f) *sink = x;
+  if (threadIdx.x == 0) out[0] = stop - start;
+}
+
 template <int Body>
 void run(float* sink, long long* out) {
   const int iterations = 8192;
@@ -39,7 +58,14 @@ void run(float* sink, long long* out) {
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
     }
-    std::printf("%d\t%d\t%.3f\n", Body, threads,
+    std::printf("loop\t%d\t%d\t%.3f\n", Body, threads,
+                static_cast<double>(cycles) / static_cast<double>(iterations));
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      branch_skip<Body><<<1, threads>>>(iterations, -1, 1e-3f, sink, out);
+      TWIN_CHECK(cudaGetLastError());
+      TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
+    }
+    std::printf("skip\t%d\t%d\t%.3f\n", Body, threads,
                 static_cast<double>(cycles) / static_cast<double>(iterations));
   }
 }
@@ -49,7 +75,7 @@ int main() {
   long long* out = nullptr;
   TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
   TWIN_CHECK(cudaMalloc(&out, sizeof(long long)));
-  std::printf("body\tthreads\tcycles_per_iteration\n");
+  std::printf("kernel\tbody\tthreads\tcycles_per_iteration\n");
   run<1>(sink, out);
   run<2>(sink, out);
   run<3>(sink, out);
