@@ -169,7 +169,8 @@ class Sm final : public engine::Component, private CompletionSink {
   engine::Cycle port_wait(const Warp& w, engine::Cycle at, StallReason& reason) const;
   void issue(Warp& w, int slot, engine::Cycle now);
   // Holds SMSP `smsp`'s dispatch while the operand collector reads `inst`'s general registers.
-  void hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, engine::Cycle now);
+  void hold_dispatch_for_reads(int smsp, int slot, const traces::WarpInstruction& inst,
+                               engine::Cycle now);
   void issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,
                     engine::Cycle now);
   void barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, bool wait,
@@ -192,9 +193,11 @@ class Sm final : public engine::Component, private CompletionSink {
   // wake-ups, recomputed for the scanned SMSPs at the end of each tick), so an SMSP with nothing
   // ready is skipped.
   std::array<engine::Cycle, kMaxSubPartitions> smsp_next_{};
-  // Per SMSP: the first cycle its dispatch is free again (an instruction with more register
-  // reads than the operand collector serves per cycle holds it).
+  // Per SMSP: the first cycle its dispatch is free again for warps other than dispatch_owner_
+  // (an instruction with more register reads than the operand collector serves per cycle holds
+  // it), and the slot of the warp that issued it.
   std::array<engine::Cycle, kMaxSubPartitions> dispatch_free_{};
+  std::array<std::uint8_t, kMaxSubPartitions> dispatch_owner_{};
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
   std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
   // Per warp slot: its next instruction (w.code + w.next), for prefetch_deep().

@@ -110,9 +110,10 @@ struct SmConfig {
   int two_level_active_warps = 4;      ///< Active-set size per SMSP of the two-level policy.
   /// Functional units per arch::OpClass (index = enum value).
   std::array<FunctionalUnitConfig, kOpClassCount> units = default_units();
-  int branch_resolve_cycles = 4;    ///< A branch's warp may issue again after this many cycles.
+  int branch_resolve_cycles = 4;    ///< A taken branch's warp may issue again after this many.
   /// General-register operands an SMSP reads per cycle (0: unlimited): an ALU instruction with
-  /// more (reuse-cache operands excepted) holds the SMSP's dispatch for the extra cycles.
+  /// more (reuse-cache operands excepted) holds the dispatch of the SMSP's other warps for the
+  /// extra cycles (its own warp goes on at its stall counts).
   int register_reads_per_cycle = 0;
   int barrier_latency_cycles = 12;  ///< From the last arrival at BAR.SYNC to the warps' release.
   /// Cycles the SM spends on each warp's barrier arrival, one warp at a time (0: none).

@@ -14,6 +14,11 @@ using engine::kSleep;
 
 namespace {
 
+/// Whether a branch at `pc` whose warp next runs the instruction at `next_pc` redirected it: the
+/// next instruction is not one of the (at most 16) bytes after it. An AMD branch over a single
+/// 4- or 8-byte instruction counts as falling through.
+bool redirects(std::uint64_t pc, std::uint64_t next_pc) { return next_pc <= pc || next_pc > pc + 16; }
+
 StallReason scoreboard_reason(DependencyKind kind) {
   switch (kind) {
     case DependencyKind::kLong:
@@ -72,19 +77,23 @@ StallReason queue_reason(const traces::OpcodeInfo& info) {
 }  // namespace
 
 Cycle Sm::issue_smsp(int smsp, Cycle now) {
-  // Still reading the previous instruction's operands: nothing dispatches (the waiting warps keep
-  // their last stall reason).
-  if (dispatch_free_[static_cast<std::size_t>(smsp)] > now) {
-    return dispatch_free_[static_cast<std::size_t>(smsp)];
-  }
   WarpMask eligible = 0;
   Cycle next = kSleep;
+  // Still reading an instruction's operands: no other warp dispatches (those waiting keep their
+  // last stall reason). The warp that issued it goes on at its own stall counts, which the
+  // compiler set knowing its operands (the H200's one-warp FFMA loop loses no cycle to them).
+  WarpMask warps = smsp_warps_[static_cast<std::size_t>(smsp)];
+  const Cycle held = dispatch_free_[static_cast<std::size_t>(smsp)];
+  if (held > now) {
+    warps &= WarpMask{1} << dispatch_owner_[static_cast<std::size_t>(smsp)];
+    if (warps == 0) return held;
+    next = held;
+  }
   // Pipeline queues found full this cycle: the pipeline does not change until this SMSP issues,
   // so warps refused for the same queue at their last evaluation are refused again (same stall
   // reason, same wake-up) without being re-evaluated.
   std::array<bool, 4> still_full{};
   // One pass over the ready cycles finds the warps due; the others only bound `next`.
-  const WarpMask warps = smsp_warps_[static_cast<std::size_t>(smsp)];
   WarpMask due = 0;
   for (WarpMask m = warps; m != 0; m &= m - 1) {
     const int slot = std::countr_zero(m);
@@ -131,7 +140,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     }
     if (lower_count_ != lowered_before) {
       const WarpMask above = ~((WarpMask{2} << slot) - 1);
-      for (WarpMask a = smsp_warps_[static_cast<std::size_t>(smsp)] & above & ~m; a != 0;
+      for (WarpMask a = warps & above & ~m; a != 0;
            a &= a - 1) {
         const int other = std::countr_zero(a);
         if (ready_at_[static_cast<std::size_t>(other)] <= now) m |= WarpMask{1} << other;
@@ -343,7 +352,12 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       break;
     case ExecKind::kBranch:
       fu.issue(d.op_class, now, d.interval);
-      w.hold_until = now + static_cast<Cycle>(config_.branch_resolve_cycles);
+      // A branch that redirects the warp (its next instruction is not the one after it) holds
+      // the warp until the target can issue; one that falls through holds it for its stall count
+      // (below). ncu charges either wait to branch_resolving.
+      if (w.next < w.length && redirects(inst.pc, w.code[w.next].pc)) {
+        w.hold_until = now + static_cast<Cycle>(config_.branch_resolve_cycles);
+      }
       w.hold_reason = StallReason::kBranchResolving;
       break;
     case ExecKind::kReconverge:
@@ -378,7 +392,7 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       fu.issue(d.op_class, now, d.interval);
       w.scoreboard.record(inst, d.dst_regs, now + static_cast<Cycle>(d.latency_cycles),
                           d.dependency, 0);
-      hold_dispatch_for_reads(w.smsp, inst, now);
+      hold_dispatch_for_reads(w.smsp, slot, inst, now);
       break;
   }
   // The compiler's stall count: the warp's next instruction waits that many cycles (ncu's
@@ -390,7 +404,8 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
   if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
 }
 
-void Sm::hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, Cycle now) {
+void Sm::hold_dispatch_for_reads(int smsp, int slot, const traces::WarpInstruction& inst,
+                                 Cycle now) {
   const int per_cycle = config_.register_reads_per_cycle;
   if (per_cycle <= 0) return;
   int reads = 0;
@@ -401,7 +416,10 @@ void Sm::hold_dispatch_for_reads(int smsp, const traces::WarpInstruction& inst, 
     }
   }
   const int cycles = (reads + per_cycle - 1) / per_cycle;
-  if (cycles > 1) dispatch_free_[static_cast<std::size_t>(smsp)] = now + static_cast<Cycle>(cycles);
+  if (cycles > 1) {
+    dispatch_free_[static_cast<std::size_t>(smsp)] = now + static_cast<Cycle>(cycles);
+    dispatch_owner_[static_cast<std::size_t>(smsp)] = static_cast<std::uint8_t>(slot);
+  }
 }
 
 void Sm::issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "arch/error.h"
@@ -57,24 +58,37 @@ TEST(CoreSmIssue, ImadRunsOnTheFmaPipe) {
   EXPECT_EQ(chain("IADD3", 6, false), every(0, 2, 6));  // the 16-lane integer pipe
 }
 
-TEST(CoreSmIssue, RegisterReadsBeyondTheCollectorsRateHoldDispatch) {
+TEST(CoreSmIssue, RegisterReadsBeyondTheCollectorsRateHoldOtherWarpsDispatch) {
   SmConfig config;
   config.register_reads_per_cycle = 2;
-  // Three register sources: two cycles of operand reads each.
-  EXPECT_EQ(chain("FFMA", 5, false, config), every(0, 2, 5));
-  // Two of them from the reuse cache: one read, one per cycle.
-  auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
-    for (std::uint32_t i = 0; i < 5; ++i) {
-      w.add("FFMA", {gpr(10 + i)}, {gpr(1), gpr(2), gpr(3)});
-      w.last().reuse = 0b110;
-    }
-    w.add("EXIT");
-  });
-  SmBench bench{config};
-  bench.run(kernel);
-  EXPECT_EQ(bench.observer().issue_cycles(0), every(0, 1, 6));
-  // Unlimited by default.
-  EXPECT_EQ(chain("FFMA", 5, false), every(0, 1, 5));
+  // Warps 0 and 4 share SMSP 0; each issues FFMAs with three register sources (two cycles of
+  // operand reads), `step` cycles apart by their stall counts.
+  const auto run = [&](std::uint8_t step, std::uint32_t reuse) {
+    auto kernel = make_kernel(1, 160, [&](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+      for (std::uint32_t i = 0; i < 4; ++i) {
+        w.add("FFMA", {gpr(10 + i)}, {gpr(1), gpr(2), gpr(3)});
+        w.last().issue_stall = step;
+        w.last().reuse = reuse;
+      }
+      w.add("EXIT");
+    });
+    SmBench bench{config};
+    bench.run(kernel);
+    return std::pair{bench.observer().issue_cycles(0), bench.observer().issue_cycles(4)};
+  };
+  // The warp that issued goes on at its stall counts (the compiler knew its operands); the other
+  // warp of the SMSP waits out the reads: warp 0 at 0-3, warp 4 from 5 (the last read cycle is 4).
+  auto [first, second] = run(1, 0);
+  EXPECT_EQ(first, (std::vector<Cycle>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(second, (std::vector<Cycle>{5, 6, 7, 8, 9}));
+  // Four cycles apart (EXIT too), the warps alternate two cycles apart: each FFMA holds the other.
+  std::tie(first, second) = run(4, 0);
+  EXPECT_EQ(first, (std::vector<Cycle>{0, 4, 8, 12, 16}));
+  EXPECT_EQ(second, (std::vector<Cycle>{2, 6, 10, 14, 18}));
+  // Two of the sources from the reuse cache: one read, nothing held.
+  std::tie(first, second) = run(4, 0b110);
+  EXPECT_EQ(first, (std::vector<Cycle>{0, 4, 8, 12, 16}));
+  EXPECT_EQ(second, (std::vector<Cycle>{1, 5, 9, 13, 17}));
 }
 
 TEST(CoreSmIssue, TheCompilersStallCountHoldsTheNextInstruction) {

@@ -69,13 +69,36 @@ TEST(CoreStall, PipelineBackpressureIsChargedToItsThrottle) {
   EXPECT_EQ(bench.sm().counters().stalls[StallReason::kMioThrottle], 29u);
 }
 
-TEST(CoreStall, BranchAndSleepHoldTheWarp) {
+TEST(CoreStall, TakenBranchAndSleepHoldTheWarp) {
   const SmCounters c = run_one_warp([](WarpBuilder& w) {
     w.add("BRA");
+    w.pc(0x200);  // the branch's target: the warp was redirected
     w.add("NANOSLEEP").imm(20);
   });
   EXPECT_EQ(c.stalls[StallReason::kBranchResolving], 3u);
   EXPECT_EQ(c.stalls[StallReason::kSleeping], 19u);
+}
+
+TEST(CoreStall, BranchThatFallsThroughHoldsOnlyForItsStallCount) {
+  SmConfig config;
+  config.branch_resolve_cycles = 10;
+  const SmCounters through = run_one_warp(
+      [](WarpBuilder& w) {
+        w.add("BRA").guard(traces::pred(0));
+        w.last().issue_stall = 5;
+        w.add("FADD", {gpr(3)}, {gpr(4), gpr(5)});
+      },
+      config);
+  EXPECT_EQ(through.stalls[StallReason::kBranchResolving], 4u);
+  const SmCounters taken = run_one_warp(
+      [](WarpBuilder& w) {
+        w.add("BRA").guard(traces::pred(0));
+        w.last().issue_stall = 5;
+        w.pc(0x400);
+        w.add("FADD", {gpr(3)}, {gpr(4), gpr(5)});
+      },
+      config);
+  EXPECT_EQ(taken.stalls[StallReason::kBranchResolving], 9u);
 }
 
 TEST(CoreStall, MembarWaitsForOutstandingStores) {
