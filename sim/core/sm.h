@@ -168,7 +168,8 @@ class Sm final : public engine::Component, private CompletionSink {
   // `at` when its evaluation at `at` cannot be known in advance.
   engine::Cycle port_wait(const Warp& w, engine::Cycle at, StallReason& reason) const;
   void issue(Warp& w, int slot, engine::Cycle now);
-  // Holds SMSP `smsp`'s dispatch while the operand collector reads `inst`'s general registers.
+  // Holds SMSP `smsp`'s dispatch for warps other than `slot` while the operand collector reads
+  // `inst`'s general registers.
   void hold_dispatch_for_reads(int smsp, int slot, const traces::WarpInstruction& inst,
                                engine::Cycle now);
   void issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, const OpcodeDecode& d,

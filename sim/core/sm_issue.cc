@@ -17,7 +17,9 @@ namespace {
 /// Whether a branch at `pc` whose warp next runs the instruction at `next_pc` redirected it: the
 /// next instruction is not one of the (at most 16) bytes after it. An AMD branch over a single
 /// 4- or 8-byte instruction counts as falling through.
-bool redirects(std::uint64_t pc, std::uint64_t next_pc) { return next_pc <= pc || next_pc > pc + 16; }
+bool redirects(std::uint64_t pc, std::uint64_t next_pc) {
+  return next_pc <= pc || next_pc > pc + 16;
+}
 
 StallReason scoreboard_reason(DependencyKind kind) {
   switch (kind) {
@@ -140,8 +142,7 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     }
     if (lower_count_ != lowered_before) {
       const WarpMask above = ~((WarpMask{2} << slot) - 1);
-      for (WarpMask a = warps & above & ~m; a != 0;
-           a &= a - 1) {
+      for (WarpMask a = warps & above & ~m; a != 0; a &= a - 1) {
         const int other = std::countr_zero(a);
         if (ready_at_[static_cast<std::size_t>(other)] <= now) m |= WarpMask{1} << other;
       }

@@ -9,9 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <cuda_runtime.h>
-
-#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
+#include "clock_probe.cuh"
 
 __global__ void barrier_loop(int iterations, long long* out) {
   const long long start = clock64();
@@ -29,16 +27,10 @@ int main() {
   const int iterations = 4096;
   std::printf("threads\tcycles_per_barrier\n");
   for (int threads : {32, 64, 128, 256, 512, 1024}) {
-    for (int repeat = 0; repeat < 3; ++repeat) {
-      barrier_loop<<<1, threads>>>(iterations, out);
-      TWIN_CHECK(cudaGetLastError());
-      long long cycles = 0;
-      TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
-      if (repeat == 2) {
-        std::printf("%d\t%.3f\n", threads,
-                    static_cast<double>(cycles) / (16.0 * static_cast<double>(iterations)));
-      }
-    }
+    const long long cycles =
+        clock_cycles([&] { barrier_loop<<<1, threads>>>(iterations, out); }, out);
+    std::printf("%d\t%.3f\n", threads,
+                static_cast<double>(cycles) / (16.0 * static_cast<double>(iterations)));
   }
   TWIN_CHECK(cudaFree(out));
   return 0;

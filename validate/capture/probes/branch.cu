@@ -13,19 +13,14 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <cuda_runtime.h>
-
-#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
+#include "clock_probe.cuh"
 
 template <int Body>
 __global__ void branch_loop(int iterations, float seed, float* sink, long long* out) {
   float x = seed * static_cast<float>(threadIdx.x);
   const long long start = clock64();
 #pragma unroll 1
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int k = 0; k < Body; ++k) x = fmaf(x, 1.0001f + 0.01f * k, 0.5f - 0.03f * k);
-  }
+  for (int i = 0; i < iterations; ++i) x = ffma_chain<Body>(x);
   const long long stop = clock64();
   if (x == 1234.5f) *sink = x;  // keeps the chain; never true for these seeds
   if (threadIdx.x == 0) out[0] = stop - start;
@@ -39,8 +34,7 @@ __global__ void branch_skip(int iterations, int never, float seed, float* sink, 
   const long long start = clock64();
 #pragma unroll 1
   for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int k = 0; k < Body; ++k) x = fmaf(x, 1.0001f + 0.01f * k, 0.5f - 0.03f * k);
+    x = ffma_chain<Body>(x);
     if (i == never) x = sinf(x) * cosf(x * 3.0f) + expf(x);
   }
   const long long stop = clock64();
@@ -52,21 +46,14 @@ template <int Body>
 void run(float* sink, long long* out) {
   const int iterations = 8192;
   for (int threads : {32, 128, 256, 1024}) {
-    long long cycles = 0;
-    for (int repeat = 0; repeat < 3; ++repeat) {
-      branch_loop<Body><<<1, threads>>>(iterations, 1e-3f, sink, out);
-      TWIN_CHECK(cudaGetLastError());
-      TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
-    }
+    const long long loop = clock_cycles(
+        [&] { branch_loop<Body><<<1, threads>>>(iterations, 1e-3f, sink, out); }, out);
     std::printf("loop\t%d\t%d\t%.3f\n", Body, threads,
-                static_cast<double>(cycles) / static_cast<double>(iterations));
-    for (int repeat = 0; repeat < 3; ++repeat) {
-      branch_skip<Body><<<1, threads>>>(iterations, -1, 1e-3f, sink, out);
-      TWIN_CHECK(cudaGetLastError());
-      TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
-    }
+                static_cast<double>(loop) / static_cast<double>(iterations));
+    const long long skip = clock_cycles(
+        [&] { branch_skip<Body><<<1, threads>>>(iterations, -1, 1e-3f, sink, out); }, out);
     std::printf("skip\t%d\t%d\t%.3f\n", Body, threads,
-                static_cast<double>(cycles) / static_cast<double>(iterations));
+                static_cast<double>(skip) / static_cast<double>(iterations));
   }
 }
 

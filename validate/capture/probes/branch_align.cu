@@ -9,9 +9,7 @@
 // Build: nvcc -O3 -arch=sm_90 -o branch_align branch_align.cu
 #include <cstdio>
 
-#include <cuda_runtime.h>
-
-#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
+#include "clock_probe.cuh"
 
 template <int Pad>
 __global__ void align_loop(int iterations, float seed, float* sink, long long* out) {
@@ -20,10 +18,7 @@ __global__ void align_loop(int iterations, float seed, float* sink, long long* o
   for (int k = 0; k < Pad; ++k) x = x * (1.0f + 0.001f * k);
   const long long start = clock64();
 #pragma unroll 1
-  for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-    for (int k = 0; k < 8; ++k) x = fmaf(x, 1.0001f + 0.01f * k, 0.5f - 0.03f * k);
-  }
+  for (int i = 0; i < iterations; ++i) x = ffma_chain<8>(x);
   const long long stop = clock64();
   if (x == 1234.5f) *sink = x;
   if (threadIdx.x == 0) out[0] = stop - start;
@@ -41,13 +36,7 @@ __global__ void dependent_loop(float a, float b, int iters, float* sink, long lo
 
 template <typename Launch>
 double cycles_per_round(Launch launch, long long* out, int rounds) {
-  long long cycles = 0;
-  for (int repeat = 0; repeat < 3; ++repeat) {
-    launch();
-    TWIN_CHECK(cudaGetLastError());
-    TWIN_CHECK(cudaMemcpy(&cycles, out, sizeof cycles, cudaMemcpyDeviceToHost));
-  }
-  return static_cast<double>(cycles) / rounds;
+  return static_cast<double>(clock_cycles(launch, out)) / rounds;
 }
 
 template <int Pad>
