@@ -68,6 +68,13 @@ class MemoryPipeline {
   virtual engine::Cycle advance(engine::Cycle now, CompletionSink& sink) = 0;
   /// True when nothing is in flight (no op accepted and not completed).
   virtual bool idle() const = 0;
+  /// Reads `bytes` of a matrix instruction's operands from shared memory through the data path
+  /// that LDS/STS use, starting no sooner than `now`; returns the cycle the reads end (`now` in a
+  /// pipeline without a shared-memory data path).
+  virtual engine::Cycle read_shared_operands(std::uint32_t bytes, engine::Cycle now) {
+    (void)bytes;
+    return now;
+  }
   /// Hints that advance() comes soon: the pipeline may start loading its state (no effect on
   /// results).
   virtual void prefetch() const {}

@@ -132,6 +132,26 @@ engine::Cycle MioPipe::next_cycle() const {
   return std::max(earliest, data_path_free_);
 }
 
+engine::Cycle MioPipe::read_operands(std::uint32_t bytes, engine::Cycle now) {
+  const auto wavefront_bytes =
+      static_cast<std::uint32_t>(config_.shared_banks * config_.shared_bank_width_bytes);
+  const std::uint32_t wavefronts = (bytes + wavefront_bytes - 1) / wavefront_bytes;
+  counters_.shared_tensor_wavefronts += wavefronts;
+  settle_operand_reads(now);
+  operand_backlog_ += wavefronts;
+  // At the earliest, the path serves nothing else from now on.
+  return std::max(now, data_path_free_) + static_cast<engine::Cycle>(operand_backlog_);
+}
+
+void MioPipe::settle_operand_reads(engine::Cycle at) {
+  // Cycles since the backlog was last settled in which no access held the path serve operands.
+  const engine::Cycle from = std::max(data_path_free_, operand_settled_);
+  if (at > from) {
+    operand_backlog_ -= std::min<std::uint64_t>(operand_backlog_, at - from);
+  }
+  operand_settled_ = std::max(operand_settled_, at);
+}
+
 void MioPipe::advance(engine::Cycle now) {
   while (queued_ > 0) {
     const engine::Cycle at = next_cycle();
@@ -152,7 +172,12 @@ void MioPipe::advance(engine::Cycle now) {
 
 void MioPipe::start(Queue& queue, engine::Cycle at) {
   const Entry& entry = queue.front();
-  const auto wavefronts = static_cast<engine::Cycle>(entry.wavefronts);
+  // Operand reads waiting for the path take one wavefront for each of this access's.
+  settle_operand_reads(at);
+  const std::uint64_t shared = std::min<std::uint64_t>(
+      operand_backlog_, static_cast<std::uint64_t>(entry.wavefronts));
+  operand_backlog_ -= shared;
+  const auto wavefronts = static_cast<engine::Cycle>(entry.wavefronts) + shared;
   completions_.schedule(at + static_cast<engine::Cycle>(entry.latency) + wavefronts - 1,
                         entry.warp_slot, entry.op_id);
   data_path_free_ = at + wavefronts;

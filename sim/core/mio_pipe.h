@@ -9,6 +9,13 @@
 // which the data path is free; when several sub-partitions wait, they are served round robin. A
 // sub-partition whose queue (or the SM-wide MIO queue) is full is refused: mio_throttle.
 //
+// wgmma's shared-memory operands take the data path too (read_operands): an m64n128k16 bf16 HGMMA
+// with both inputs in shared memory reads 6 KB, 48 wavefronts, which Nsight Compute counts in
+// memory_l1_wavefronts_shared (validate/reference/h200/raw.csv, gemm_wgmma_bf16: 192 wavefronts
+// per CTA and K stage beyond the stores' own). The reads are a backlog the path serves when idle
+// and shares evenly with MIO accesses otherwise: an access that starts while reads are owed holds
+// the path one extra cycle per wavefront, up to the backlog, so that neither side starves.
+//
 // Left out: the MIO's separate instruction-queue and register-read stages, contention between MIO
 // and L1 traffic for the unified data array, and the constant cache's misses (every constant load
 // hits).
@@ -53,6 +60,10 @@ class MioPipe {
   void issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioKind kind,
              const WarpAccess& access, engine::Cycle now);
 
+  /// Adds a matrix instruction's `bytes` of shared-memory operands (one wavefront per banks ×
+  /// bank width bytes) to the reads the data path owes; returns the earliest cycle they can end.
+  engine::Cycle read_operands(std::uint32_t bytes, engine::Cycle now);
+
   /// Starts every queued access whose start cycle is at or before `now`.
   void advance(engine::Cycle now);
 
@@ -85,6 +96,8 @@ class MioPipe {
   // Distinct addresses among the active lanes (constant-cache serialisation).
   static int distinct_addresses(const WarpAccess& access);
   void start(Queue& queue, engine::Cycle at);
+  // Pays the operand backlog with the cycles the path was idle before `at`.
+  void settle_operand_reads(engine::Cycle at);
 
   const SmMemoryConfig& config_;
   SharedMemoryBanks banks_;
@@ -94,6 +107,8 @@ class MioPipe {
   int queued_ = 0;
   int round_robin_ = 0;               // sub-partition served first at the next start
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
+  std::uint64_t operand_backlog_ = 0;  // matrix-operand wavefronts the data path still owes
+  engine::Cycle operand_settled_ = 0;  // cycle up to which idle time has paid the backlog
 };
 
 inline bool MioPipe::can_accept(int smsp) const {

@@ -92,6 +92,10 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
           d.tensor_occupancy = timing.occupancy;
           d.latency_cycles = timing.latency_cycles;
           d.interval = kFixedOne;
+          if (shape->kind == MatrixOpKind::kWarpgroup) {
+            d.a_operand_bytes = shape->a_bytes();
+            d.b_operand_bytes = shape->b_bytes();
+          }
           break;
       }
       return d;

@@ -49,6 +49,8 @@ struct OpcodeDecode {
   int latency_cycles = 0;            ///< Issue to dependent issue (fixed-latency kinds).
   FixedCycles interval = kFixedOne;  ///< Functional-unit occupancy per instruction.
   FixedCycles tensor_occupancy = 0;  ///< SM-wide tensor occupancy (wgmma, tcgen05).
+  std::uint32_t a_operand_bytes = 0;  ///< wgmma: bytes of its A input (M×K).
+  std::uint32_t b_operand_bytes = 0;  ///< wgmma: bytes of its B input (K×N).
 };
 
 /// The decoded opcodes of the kernels an SM runs.

@@ -112,6 +112,19 @@ void Scoreboard::record(const traces::WarpInstruction& inst, int dst_regs, Cycle
   }
 }
 
+void Scoreboard::lock_for_read(traces::Reg reg, int count, DependencyKind kind,
+                               std::uint32_t op_id) {
+  const int first = flat_index(reg);
+  if (first < 0 || used_ == ~0u) return;
+  const auto k = static_cast<std::size_t>(reg.kind());
+  count = std::min(count, kKindBase[k] + static_cast<int>(kKindSize[k]) - first);
+  const int slot = std::countr_zero(~used_);
+  entries_[slot] = Entry{kSleep, op_id, static_cast<std::uint16_t>(first),
+                         static_cast<std::uint8_t>(count), kind};
+  used_ |= 1u << slot;
+  set_bits(first, count, true);
+}
+
 void Scoreboard::complete(std::uint32_t op_id, Cycle at) {
   for (std::uint32_t m = used_; m != 0; m &= m - 1) {
     const int i = std::countr_zero(m);

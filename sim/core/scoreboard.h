@@ -5,7 +5,8 @@
 // a fixed-latency ALU result (`wait`), an MIO result (shared memory, shuffle, MUFU, constants:
 // `short_scoreboard`) or an L1TEX result (global, local, texture: `long_scoreboard`).
 //
-// Reads after writes and writes after writes both stall. The zero registers (RZ, URZ, PT, UPT)
+// Reads after writes and writes after writes both stall; so does a write of a register a shared
+// store still has to read (lock_for_read; the H200 charges the wait to short_scoreboard). The zero registers (RZ, URZ, PT, UPT)
 // are ignored. A write of several consecutive registers (a 128-bit load into R4..R7, an MMA
 // accumulator) covers them all. Fixed storage: a bitset over every register and kCapacity write
 // entries; nothing allocates. When every entry is in use, a new write waits for the oldest (as
@@ -59,6 +60,11 @@ class Scoreboard {
   /// returned no hazard at the same cycle.
   void record(const traces::WarpInstruction& inst, int dst_regs, engine::Cycle ready,
               DependencyKind kind, std::uint32_t op_id);
+
+  /// Locks `count` registers from `reg` (a shared store's data, which the MIO reads after issue)
+  /// until memory operation `op_id` completes: an instruction that writes them meanwhile waits
+  /// (write after read), as does, rarely, one that reads them.
+  void lock_for_read(traces::Reg reg, int count, DependencyKind kind, std::uint32_t op_id);
 
   /// The memory operation `op_id` wrote its registers at cycle `at`.
   void complete(std::uint32_t op_id, engine::Cycle at);

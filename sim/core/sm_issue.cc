@@ -21,6 +21,20 @@ bool redirects(std::uint64_t pc, std::uint64_t next_pc) {
   return next_pc <= pc || next_pc > pc + 16;
 }
 
+/// Whether a wgmma takes its A input from registers ("HGMMA R24, R152, gdesc[UR4], R24"): a
+/// general-register source other than its accumulator. Otherwise both inputs come from shared
+/// memory through descriptors ("HGMMA R24, gdesc[UR8], R24").
+bool a_from_registers(const traces::WarpInstruction& inst) {
+  for (int i = 0; i < inst.num_src; ++i) {
+    const traces::Reg r = inst.src[static_cast<std::size_t>(i)];
+    if (r.kind() == traces::RegKind::kGeneral && !r.is_zero() &&
+        (inst.num_dst == 0 || r != inst.dst[0])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 StallReason scoreboard_reason(DependencyKind kind) {
   switch (kind) {
     case DependencyKind::kLong:
@@ -343,6 +357,7 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       ++g.issued[w.warp_in_cta % 4];
       g.occupancy = d.tensor_occupancy;
       g.extra_latency = d.latency_cycles;
+      g.operand_bytes = d.b_operand_bytes + (a_from_registers(inst) ? 0 : d.a_operand_bytes);
       if (inst.has(traces::kInstGmmaCommit)) w.gmma_groups.commit(w.hgmma_issued);
       start_warpgroup_ops(c, w.warp_in_cta / 4, now);
       break;
@@ -441,6 +456,19 @@ void Sm::issue_memory(Warp& w, int slot, const traces::WarpInstruction& inst, co
   ++w.outstanding_memory;
   if (d.async_copy) ++w.async_issued;
   w.scoreboard.record(inst, d.dst_regs, kSleep, d.dependency, op_id);
+  // A shared store's data registers stay locked until the MIO has read them (its completion).
+  if (d.info->space == traces::MemSpace::kShared &&
+      d.info->access == traces::AccessKind::kStore) {
+    for (int i = inst.num_src - 1; i >= 0; --i) {
+      const traces::Reg r = inst.src[static_cast<std::size_t>(i)];
+      if (r.kind() != traces::RegKind::kGeneral) continue;
+      if (!r.is_zero()) {
+        const int width = inst.mem_width != 0 ? inst.mem_width : d.info->width_bytes;
+        w.scoreboard.lock_for_read(r, std::max(1, (width + 3) / 4), DependencyKind::kShort, op_id);
+      }
+      break;
+    }
+  }
 }
 
 void Sm::barrier_arrive(Warp& w, int slot, const traces::WarpInstruction& inst, bool wait,
@@ -492,8 +520,11 @@ void Sm::start_warpgroup_ops(CtaSlot& c, std::uint32_t group, Cycle now) {
   const std::uint32_t ready = g.ready_count();
   if (ready <= g.enqueued) return;
   for (; g.enqueued < ready; ++g.enqueued) {
+    // Its shared-memory operands take the MIO data path; it completes no sooner than they end.
+    const Cycle reads_done = pipeline_->read_shared_operands(g.operand_bytes, now);
     g.completion[g.enqueued % WarpgroupState::kRing] =
-        tensor_.enqueue(now, g.occupancy, g.extra_latency);
+        std::max(tensor_.enqueue(now, g.occupancy, g.extra_latency),
+                 reads_done + static_cast<Cycle>(g.extra_latency));
     ++counters_.mma_warpgroup_ops;
   }
   for (std::uint32_t i = group * 4; i < std::min<std::uint32_t>(group * 4 + 4, c.warps); ++i) {

@@ -32,6 +32,8 @@ struct SmMemoryCounters {
   std::uint64_t shared_st_wavefronts = 0;
   /// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom: wavefronts of shared atomics.
   std::uint64_t shared_atom_wavefronts = 0;
+  /// Wavefronts of wgmma operands read from shared memory (part of memory_l1_wavefronts_shared).
+  std::uint64_t shared_tensor_wavefronts = 0;
   /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld: wavefronts beyond the ideal.
   std::uint64_t shared_ld_bank_conflicts = 0;
   /// l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st: wavefronts beyond the ideal.

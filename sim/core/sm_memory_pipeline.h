@@ -61,6 +61,9 @@ class SmMemoryPipeline final : public MemoryPipeline {
   engine::Cycle advance(engine::Cycle now, CompletionSink& sink) override;
   bool idle() const override;
   void prefetch() const override;
+  engine::Cycle read_shared_operands(std::uint32_t bytes, engine::Cycle now) override {
+    return mio_.read_operands(bytes, now);
+  }
 
   /// The next cycle the pipeline needs (a start, a tag-stage cycle or a completion), or
   /// engine::kSleep when it waits only for responses or port credits.

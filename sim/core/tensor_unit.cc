@@ -268,6 +268,36 @@ engine::Cycle TensorTimeline::enqueue(engine::Cycle now, FixedCycles occupancy, 
   return last_completion_;
 }
 
+int tensor_input_bits(TensorType type) {
+  switch (type) {
+    case TensorType::kTf32:
+    case TensorType::kFp32:
+      return 32;
+    case TensorType::kFp64:
+      return 64;
+    case TensorType::kFp8:
+    case TensorType::kInt8:
+      return 8;
+    case TensorType::kFp6:
+      return 6;
+    case TensorType::kFp4:
+    case TensorType::kInt4:
+      return 4;
+    case TensorType::kBinary:
+      return 1;
+    default:
+      return 16;
+  }
+}
+
+std::uint32_t MatrixShape::a_bytes() const {
+  return static_cast<std::uint32_t>(m * k * blocks * tensor_input_bits(type) / 8);
+}
+
+std::uint32_t MatrixShape::b_bytes() const {
+  return static_cast<std::uint32_t>(n * k * blocks * tensor_input_bits(type) / 8);
+}
+
 void WarpgroupState::reset(std::uint8_t member_mask) {
   issued.fill(0);
   members = member_mask;

@@ -17,11 +17,14 @@
 //   - Blackwell tcgen05 (UTCHMMA, …) is issued by one thread, occupies the tensor units for
 //     max(FLOP / rate, tcgen05_min_cycles) and writes tensor memory; a tensor-memory load (LDTM)
 //     waits until the SM's queued tcgen05 operations finished.
-// Operands from shared memory or registers cost the same; registers are checked by the warp's
-// scoreboard as sources.
+// wgmma operands in shared memory (A unless it comes from registers, and B) are read through the
+// SM's shared-memory data path, 128 bytes a wavefront, competing with LDS/STS (the SM adds them
+// to the MIO data path; an HGMMA completes no sooner than its reads). The register operands of
+// mma.sync and of wgmma's A are checked by the warp's scoreboard as sources.
 //
-// Left out: sparsity (2:4) rates, the 2-CTA tcgen05 variants, power throttling, and contention
-// between mma.sync and wgmma on the same units (they use separate timelines).
+// Left out: sparsity (2:4) rates, the 2-CTA tcgen05 variants and tcgen05's shared-memory operand
+// reads, power throttling, and contention between mma.sync and wgmma on the same units (they use
+// separate timelines).
 #pragma once
 
 #include <array>
@@ -54,7 +57,13 @@ struct MatrixShape {
   int accumulator_bytes = 4;            ///< Bytes per accumulator element.
   /// 2·M·N·K·blocks.
   double flops() const { return 2.0 * m * n * k * blocks; }
+  /// Bytes of the A input (M×K elements of `type`) and of the B input (K×N).
+  std::uint32_t a_bytes() const;
+  std::uint32_t b_bytes() const;
 };
+
+/// Bits of one input element of `type` (fp16 16, fp8 8, fp4 4, …).
+int tensor_input_bits(TensorType type);
 
 /// Reads the shape of `info`'s mnemonic ("HMMA.16816.F32.BF16" → 16×8×16 bf16,
 /// "HGMMA.64x128x16.F32.BF16", "v_mfma_f32_32x32x8_f16"). Nullopt for a tensor-class opcode that
@@ -103,6 +112,7 @@ struct WarpgroupState {
   std::uint32_t enqueued = 0;             ///< HGMMAs started on the tensor units.
   std::array<engine::Cycle, kRing> completion{};
   FixedCycles occupancy = 0;  ///< Tensor occupancy of the latest HGMMA issued.
+  std::uint32_t operand_bytes = 0;  ///< Its inputs read from shared memory.
   int extra_latency = 0;      ///< Its completion latency after the occupancy.
 
   /// A warpgroup whose live members are `member_mask`.

@@ -56,6 +56,10 @@ void add_sm_counters(stats::Registry& r, Counters& c, int i) {
                 "local store sectors hit in L1");
   r.add_counter(p + "shared.ld_wavefronts", &m.shared_ld_wavefronts, "", "shared load wavefronts");
   r.add_counter(p + "shared.st_wavefronts", &m.shared_st_wavefronts, "", "shared store wavefronts");
+  r.add_counter(p + "shared.atom_wavefronts", &m.shared_atom_wavefronts, "",
+                "shared atomic wavefronts");
+  r.add_counter(p + "shared.tensor_wavefronts", &m.shared_tensor_wavefronts, "",
+                "wgmma operand wavefronts read from shared memory");
   r.add_counter(p + "shared.ld_bank_conflicts", &m.shared_ld_bank_conflicts, "",
                 "shared load bank conflicts (excess wavefronts)");
   r.add_counter(p + "shared.st_bank_conflicts", &m.shared_st_bank_conflicts, "",

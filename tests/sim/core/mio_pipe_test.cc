@@ -205,5 +205,42 @@ TEST(CoreMioPipe, RandomPatternsMatchBruteForce) {
   }
 }
 
+// wgmma operand reads: an m64n128k16 bf16 HGMMA with both inputs in shared memory reads 6 KB,
+// 48 wavefronts of 128 bytes.
+TEST(CoreMioPipe, OperandReadsShareTheDataPathEvenlyWithAStore) {
+  Bench alone;
+  const auto a = alone.add(10, kSts, column(32));  // 32-way: 32 wavefronts
+  alone.run();
+  Bench shared;
+  EXPECT_EQ(shared.pipeline().read_shared_operands(6144, 0), 48u);
+  const auto s = shared.add(10, kSts, column(32));
+  shared.run();
+  // By cycle 10 the idle path has read 10 of the 48; the store then alternates with the other
+  // 38, one for each of its 32 wavefronts.
+  EXPECT_EQ(shared.done(s), alone.done(a) + 32);
+  EXPECT_EQ(shared.counters().shared_tensor_wavefronts, 48u);
+  EXPECT_EQ(shared.counters().shared_st_wavefronts, 32u);
+}
+
+TEST(CoreMioPipe, OperandReadsAnIdlePathFinishedDelayNothing) {
+  Bench alone;
+  const auto a = alone.add(60, kSts, column(32));
+  alone.run();
+  Bench shared;
+  shared.pipeline().read_shared_operands(6144, 0);
+  const auto s = shared.add(60, kSts, column(32));
+  shared.run();
+  EXPECT_EQ(shared.done(s), alone.done(a));
+}
+
+TEST(CoreMioPipe, OperandReadsQueueBehindAnAccessHoldingThePath) {
+  Bench bench;
+  bench.add(0, kSts, column(32));
+  bench.run();
+  // The store held the path for cycles 0-31: reads of 4 KB (B only: A from registers) end at 64.
+  EXPECT_EQ(bench.pipeline().read_shared_operands(4096, 5), 32u + 32u);
+  EXPECT_EQ(bench.counters().shared_tensor_wavefronts, 32u);
+}
+
 }  // namespace
 }  // namespace warpsim::core

@@ -1,6 +1,8 @@
 // A fixed-latency MemoryPipeline for SM tests and benchmarks: shared-memory and shuffle ops
 // complete `shared_latency` cycles after issue, every other space `global_latency` cycles after;
 // an optional limit on ops in flight makes can_accept report backpressure. Records every op.
+// Matrix-operand reads from shared memory take `operand_cycles_per_wavefront` cycles per 128
+// bytes from the cycle they are asked for (1 unless set) and are recorded.
 #pragma once
 
 #include <algorithm>
@@ -52,8 +54,14 @@ class MockMemoryPipeline final : public MemoryPipeline {
     return next;
   }
   bool idle() const override { return in_flight_.empty(); }
+  engine::Cycle read_shared_operands(std::uint32_t bytes, engine::Cycle now) override {
+    operand_reads.push_back(bytes);
+    return now + operand_cycles_per_wavefront * ((bytes + 127) / 128);
+  }
 
-  std::vector<engine::Cycle> issued_at;  ///< Issue cycle of every op.
+  std::vector<engine::Cycle> issued_at;        ///< Issue cycle of every op.
+  std::vector<std::uint32_t> operand_reads;    ///< Bytes of every matrix-operand read.
+  engine::Cycle operand_cycles_per_wavefront = 1;
 
  private:
   struct Pending {

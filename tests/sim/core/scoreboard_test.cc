@@ -40,6 +40,20 @@ TEST(CoreScoreboard, WriteAfterWriteStalls) {
   EXPECT_FALSE(sb.check(inst({gpr(8)}, {}), 1, 100).blocked);
 }
 
+// STS.128 [R114], R88: until the store's data are read, writing R88..R91 waits (write after read).
+TEST(CoreScoreboard, AStoresDataRegistersAreLockedUntilItCompletes) {
+  Scoreboard sb;
+  sb.lock_for_read(gpr(88), 4, DependencyKind::kShort, 9);
+  const Hazard h = sb.check(inst({gpr(90)}, {gpr(3)}), 1, 20);
+  EXPECT_TRUE(h.blocked);
+  EXPECT_EQ(h.ready, kSleep);
+  EXPECT_EQ(h.kind, DependencyKind::kShort);
+  EXPECT_FALSE(sb.check(inst({gpr(92)}, {gpr(3)}), 1, 20).blocked);
+  sb.complete(9, 50);
+  EXPECT_EQ(sb.check(inst({gpr(88)}, {}), 1, 20).ready, 50u);
+  EXPECT_FALSE(sb.check(inst({gpr(88)}, {}), 1, 50).blocked);
+}
+
 TEST(CoreScoreboard, PendingUntilCompletion) {
   Scoreboard sb;
   sb.record(inst({gpr(2)}, {}), 1, kSleep, DependencyKind::kShort, 42);

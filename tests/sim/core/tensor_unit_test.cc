@@ -132,11 +132,16 @@ TEST(CoreTensorTiming, DependentMmaSyncWaitsItsLatency) {
 }
 
 // A warpgroup (4 warps) running `iterations` of ARRIVE; HGMMA m64n256k16 (commit); DEPBAR.LE 1.
-traces::KernelTrace wgmma_loop(int iterations) {
+// Both inputs come from shared memory ("HGMMA R24, gdesc[UR4], R24"), or A from R100.
+traces::KernelTrace wgmma_loop(int iterations, bool a_in_registers = false) {
   return make_kernel(1, 128, [=](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
     for (int i = 0; i < iterations; ++i) {
       w.add("WARPGROUP.ARRIVE");
-      w.add("HGMMA.64x256x16.F32.F16", {gpr(24)}, {traces::ureg(4), gpr(24)});
+      if (a_in_registers) {
+        w.add("HGMMA.64x256x16.F32.F16", {gpr(24)}, {gpr(100), traces::ureg(4), gpr(24)});
+      } else {
+        w.add("HGMMA.64x256x16.F32.F16", {gpr(24)}, {traces::ureg(4), gpr(24)});
+      }
       w.last().flags |= traces::kInstGmmaCommit;
       w.add("WARPGROUP.DEPBAR.LE", {}, {}).imm(1);
     }
@@ -171,6 +176,45 @@ TEST(CoreTensorTiming, WgmmaWaitReleasesAtCompletion) {
     const std::vector<Cycle> c = bench.observer().issue_cycles(s);
     EXPECT_EQ(c, (std::vector<Cycle>{0, 1, 2, 129, 130})) << "warp " << s;
   }
+}
+
+TEST(CoreTensorTiming, WgmmaReadsItsSharedMemoryInputsOncePerWarpgroup) {
+  auto two = wgmma_loop(2);
+  SmBench from_shared;
+  from_shared.run(two);
+  // m64n256k16 fp16: A 64 x 16 x 2 = 2 KB, B 256 x 16 x 2 = 8 KB, once for the four warps.
+  EXPECT_EQ(from_shared.pipeline().operand_reads, (std::vector<std::uint32_t>{10240, 10240}));
+  auto one = wgmma_loop(1, true);
+  SmBench a_in_registers;
+  a_in_registers.run(one);
+  EXPECT_EQ(a_in_registers.pipeline().operand_reads, (std::vector<std::uint32_t>{8192}));
+}
+
+TEST(CoreTensorTiming, WgmmaCompletesNoSoonerThanItsOperandReads) {
+  SmBench bench;
+  bench.pipeline().operand_cycles_per_wavefront = 2;  // 80 wavefronts: reads end at 1 + 160
+  auto kernel = wgmma_loop(1);
+  bench.run(kernel);
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(bench.observer().issue_cycles(s), (std::vector<Cycle>{0, 1, 2, 161, 162}))
+        << "warp " << s;
+  }
+}
+
+TEST(CoreTensorShape, InputBytesFollowTheType) {
+  MatrixShape s;
+  s.m = 64;
+  s.n = 128;
+  s.k = 16;
+  s.type = TensorType::kBf16;
+  EXPECT_EQ(s.a_bytes(), 2048u);
+  EXPECT_EQ(s.b_bytes(), 4096u);
+  s.k = 32;
+  s.type = TensorType::kFp8;
+  EXPECT_EQ(s.a_bytes(), 2048u);
+  EXPECT_EQ(s.b_bytes(), 4096u);
+  s.type = TensorType::kFp4;
+  EXPECT_EQ(s.b_bytes(), 2048u);
 }
 
 TEST(CoreTensorTiming, MfmaOccupiesItsSimd) {
