@@ -189,6 +189,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   const auto& l1 = s.l1();
   const auto& sh = s.shared_memory();
   if (sh.has_latency_cycles()) m.shared_latency_cycles = static_cast<int>(sh.latency_cycles());
+  // Shuffles run on the MIO path: their functional unit's latency is the MIO's shuffle latency.
+  if (s.functional_units().shuffle().has_latency_cycles()) {
+    m.shuffle_latency_cycles = static_cast<int>(s.functional_units().shuffle().latency_cycles());
+  }
   if (sh.has_banks()) m.shared_banks = static_cast<int>(sh.banks());
   if (sh.has_bank_width_bytes()) m.shared_bank_width_bytes = static_cast<int>(sh.bank_width_bytes());
   if (l1.has_capacity_bytes()) m.unified_l1_shared_bytes = l1.capacity_bytes();

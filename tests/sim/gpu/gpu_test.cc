@@ -59,6 +59,8 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 3306u);
   EXPECT_EQ(c.dispatch.cta_launch_cycles, 572u);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
+  // Shuffles time on the MIO path with their unit's latency (24, validate/reference/h200).
+  EXPECT_EQ(c.sm_memory.shuffle_latency_cycles, 24);
   EXPECT_EQ(c.sm.limits.max_warps_per_sm, 64);
   EXPECT_EQ(c.sm.tensor.dense_flop_per_clk_per_sm[0], 4096);
   EXPECT_TRUE(c.warnings.empty());
