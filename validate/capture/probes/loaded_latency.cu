@@ -4,6 +4,8 @@
 // (`read`) or copies (`copy`) over a 2 GiB region until the chase ends. The streamers' DRAM
 // bandwidth is the bytes they moved over the chase's time (clock rate from the device).
 //
+// Each run starts its chase on lines no earlier run visited, so that none is left in the L2.
+//
 // Output (stdout, TSV): mode streamers hops cycles_per_hop stream_gbps
 //
 // Build: nvcc -O3 -arch=sm_90 -o loaded_latency loaded_latency.cu
@@ -20,12 +22,12 @@ constexpr size_t kChaseBytes = size_t{1} << 30;
 constexpr size_t kStreamBytes = size_t{1} << 31;
 constexpr int kHops = 4096;
 
-__global__ void loaded(const uint64_t* chase, const float4* src, float4* dst, size_t n4,
+__global__ void loaded(const uint64_t* chase, uint64_t first, const float4* src, float4* dst, size_t n4,
                        bool copy, volatile int* done, unsigned long long* moved, float* sink,
                        long long* out) {
   if (blockIdx.x == 0) {
     if (threadIdx.x != 0) return;
-    uint64_t p = 0;
+    uint64_t p = first;
     const long long start = clock64();
     for (int h = 0; h < kHops; ++h) p = chase[p];
     const long long stop = clock64();
@@ -89,13 +91,16 @@ int main() {
   TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
   TWIN_CHECK(cudaMalloc(&out, 2 * sizeof(long long)));
   const size_t n4 = kStreamBytes / sizeof(float4);
+  uint64_t first = 0;  // each run starts where no earlier run went: its lines are not in the L2
   std::printf("mode\tstreamers\thops\tcycles_per_hop\tstream_gbps\n");
   for (int copy = 0; copy < 2; ++copy) {
     for (int streamers : {0, 8, 16, 33, 66, 99, sms - 1}) {
       for (int repeat = 0; repeat < 2; ++repeat) {  // the first is a warm-up
         TWIN_CHECK(cudaMemset(done, 0, sizeof(int)));
         TWIN_CHECK(cudaMemset(moved, 0, sizeof(unsigned long long)));
-        loaded<<<1 + streamers, 512>>>(chase, src, dst, n4, copy != 0, done, moved, sink, out);
+        first = (first + 16 * (kHops + 1)) % (kChaseBytes / 8);
+        loaded<<<1 + streamers, 512>>>(chase, order[first / 16] * 16, src, dst, n4, copy != 0,
+                                       done, moved, sink, out);
         TWIN_CHECK(cudaGetLastError());
         TWIN_CHECK(cudaDeviceSynchronize());
       }
