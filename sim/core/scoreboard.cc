@@ -98,28 +98,22 @@ Hazard Scoreboard::check(const traces::WarpInstruction& inst, int dst_regs, Cycl
 
 void Scoreboard::record(const traces::WarpInstruction& inst, int dst_regs, Cycle ready,
                         DependencyKind kind, std::uint32_t op_id) {
-  for (int i = 0; i < inst.num_dst; ++i) {
-    const traces::Reg reg = inst.dst[i];
-    const int first = flat_index(reg);
-    if (first < 0 || used_ == ~0u) continue;
-    const auto k = static_cast<std::size_t>(reg.kind());
-    const int count = std::min(dst_regs, kKindBase[k] + static_cast<int>(kKindSize[k]) - first);
-    const int slot = std::countr_zero(~used_);
-    entries_[slot] = Entry{ready, op_id, static_cast<std::uint16_t>(first),
-                           static_cast<std::uint8_t>(count), kind};
-    used_ |= 1u << slot;
-    set_bits(first, count, true);
-  }
+  for (int i = 0; i < inst.num_dst; ++i) add_entry(inst.dst[i], dst_regs, ready, kind, op_id);
 }
 
 void Scoreboard::lock_for_read(traces::Reg reg, int count, DependencyKind kind,
                                std::uint32_t op_id) {
+  add_entry(reg, count, kSleep, kind, op_id);
+}
+
+void Scoreboard::add_entry(traces::Reg reg, int count, Cycle ready, DependencyKind kind,
+                           std::uint32_t op_id) {
   const int first = flat_index(reg);
   if (first < 0 || used_ == ~0u) return;
   const auto k = static_cast<std::size_t>(reg.kind());
   count = std::min(count, kKindBase[k] + static_cast<int>(kKindSize[k]) - first);
   const int slot = std::countr_zero(~used_);
-  entries_[slot] = Entry{kSleep, op_id, static_cast<std::uint16_t>(first),
+  entries_[slot] = Entry{ready, op_id, static_cast<std::uint16_t>(first),
                          static_cast<std::uint8_t>(count), kind};
   used_ |= 1u << slot;
   set_bits(first, count, true);

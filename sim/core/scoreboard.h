@@ -108,6 +108,10 @@ class Scoreboard {
   void check_entries(int slot, engine::Cycle now, Hazard& hazard);
   void fold(const Entry& e, Hazard& hazard) const;
   void release(int entry);
+  // Records a write entry over `count` registers from `reg` (none for a zero register or when
+  // every entry is in use).
+  void add_entry(traces::Reg reg, int count, engine::Cycle ready, DependencyKind kind,
+                 std::uint32_t op_id);
 
   std::uint32_t used_ = 0;  // bit i: entries_[i] in use
   std::array<std::uint64_t, (kRegisterSlots + 63) / 64> bits_{};
