@@ -9,6 +9,17 @@
 namespace warpsim::mem {
 namespace {
 
+// Murmur3-style finaliser of the address bits above the channel field: every bit of q moves the
+// channel rotation of the hashed mappings.
+std::uint64_t rotation(std::uint64_t q) {
+  q ^= q >> 17;
+  q *= 0xed5ad4bbULL;
+  q ^= q >> 11;
+  q *= 0xac4c1b51ULL;
+  q ^= q >> 15;
+  return q;
+}
+
 class RoBaBgCoCh : public AddressMapping {
  public:
   explicit RoBaBgCoCh(const DramGeometry& g)
@@ -61,15 +72,43 @@ class HashedChannel final : public PermutedBank {
   DramAddress map(std::uint64_t address) const override {
     DramAddress a = PermutedBank::map(address);
     const DramGeometry& g = geometry();
-    std::uint64_t q = address / g.interleave_bytes / g.channels;
-    q ^= q >> 17;  // murmur3-style finaliser: every bit of q moves the rotation
-    q *= 0xed5ad4bbULL;
-    q ^= q >> 11;
-    q *= 0xac4c1b51ULL;
-    q ^= q >> 15;
+    const std::uint64_t q = rotation(address / g.interleave_bytes / g.channels);
     a.channel = static_cast<std::uint32_t>((a.channel + q % g.channels) % g.channels);
     return a;
   }
+};
+
+// Bank-group interleaving: channel, then bank group, bank, column chunk, row (from the least
+// significant field up), with the channel rotated as in hashed_channel. A stream's successive
+// chunks on one channel go to different bank groups and banks (back-to-back column commands are
+// tCCD_S apart rather than tCCD_L), and a row is filled again only after the stream has swept
+// every bank of every channel: concurrent streams open and close many rows rather than each
+// filling one.
+class HashedBankGroup final : public AddressMapping {
+ public:
+  explicit HashedBankGroup(const DramGeometry& g)
+      : AddressMapping(g), chunks_per_row_(g.row_bytes / g.interleave_bytes) {}
+
+  DramAddress map(std::uint64_t address) const override {
+    const DramGeometry& g = geometry();
+    std::uint64_t rest = address / g.interleave_bytes;
+    DramAddress a;
+    a.channel = static_cast<std::uint32_t>(rest % g.channels);
+    rest /= g.channels;
+    a.channel = static_cast<std::uint32_t>((a.channel + rotation(rest) % g.channels) % g.channels);
+    a.bank_group = static_cast<std::uint32_t>(rest % g.bank_groups);
+    rest /= g.bank_groups;
+    a.bank = static_cast<std::uint32_t>(rest % g.banks_per_group);
+    rest /= g.banks_per_group;
+    const auto chunk = static_cast<std::uint32_t>(rest % chunks_per_row_);
+    a.column =
+        chunk * g.interleave_bytes + static_cast<std::uint32_t>(address % g.interleave_bytes);
+    a.row = rest / chunks_per_row_;
+    return a;
+  }
+
+ private:
+  std::uint32_t chunks_per_row_;
 };
 
 }  // namespace
@@ -108,6 +147,8 @@ PolicyRegistry<AddressMapping, const DramGeometry&>& address_mapping_registry() 
     r.add("permuted_bank", [](const DramGeometry& g) { return std::make_unique<PermutedBank>(g); });
     r.add("hashed_channel",
           [](const DramGeometry& g) { return std::make_unique<HashedChannel>(g); });
+    r.add("hashed_bank_group",
+          [](const DramGeometry& g) { return std::make_unique<HashedBankGroup>(g); });
     return r;
   }();
   return registry;

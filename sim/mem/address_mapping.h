@@ -11,7 +11,12 @@
 //   "hashed_channel" - permuted_bank with the channel rotated by a hash of the address bits above
 //                      the channel field: streams still spread evenly and fill rows in order,
 //                      while strided accesses (matrix columns) spread over many channels, as
-//                      real controllers' (undocumented) channel hashes make them.
+//                      real controllers' (undocumented) channel hashes make them;
+//   "hashed_bank_group" - channel (rotated as in hashed_channel), then bank group, bank, column
+//                      chunk, row: a channel's successive chunks of a stream go to other bank
+//                      groups and banks, and its rows fill only after every bank has had a chunk,
+//                      so concurrent streams share rows little (the H100 / H200 presets: their
+//                      loaded load-to-use latency, validate/reference/h200/reduce_load.tsv).
 //
 // Left out: stacks and ranks as separate levels (a channel is the unit of independence), and the
 // exact hashes of real memory controllers.

@@ -93,12 +93,42 @@ TEST(MemAddressMapping, HashedChannelKeepsStreamsEvenAndLocationsDistinct) {
   EXPECT_EQ(hashed->map(5 * 256).channel, hashed->map(5 * 256 + 255).channel);
 }
 
+TEST(MemAddressMapping, HashedBankGroupSpreadsAChannelsChunksOverItsBanksBeforeARow) {
+  const DramGeometry g{.channels = 192, .bank_groups = 4, .banks_per_group = 4,
+                       .row_bytes = 1024, .interleave_bytes = 256};
+  const auto mapping = make_address_mapping("hashed_bank_group", g);
+  // Round q of a stream (one chunk per channel): every channel gets one chunk, in bank group
+  // q mod 4, bank q / 4 mod 4, column chunk q / 16 mod 4, row q / 64. So a channel's successive
+  // chunks change bank group each time and reach the same row again only after 16 rounds.
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>>
+      seen;
+  for (std::uint64_t q = 0; q < 130; ++q) {
+    std::vector<int> per_channel(g.channels, 0);
+    for (std::uint64_t c = 0; c < g.channels; ++c) {
+      const std::uint64_t address = (q * g.channels + c) * 256 + 128;
+      const DramAddress a = mapping->map(address);
+      ++per_channel[a.channel];
+      EXPECT_EQ(a.bank_group, q % 4);
+      EXPECT_EQ(a.bank, q / 4 % 4);
+      EXPECT_EQ(a.column, q / 16 % 4 * 256 + 128);
+      EXPECT_EQ(a.row, q / 64);
+      EXPECT_EQ(mapping->map(address - 128).channel, a.channel);  // a chunk stays together
+      EXPECT_TRUE(seen.insert({a.channel, a.bank_group, a.bank, a.row, a.column}).second);
+    }
+    for (const int n : per_channel) ASSERT_EQ(n, 1) << "round " << q;
+  }
+  // Strided lines spread over channels as with hashed_channel.
+  std::set<std::uint32_t> channels;
+  for (std::uint64_t i = 0; i < 32; ++i) channels.insert(mapping->map(i * 16384).channel);
+  EXPECT_GE(channels.size(), 16u);
+}
+
 TEST(MemAddressMapping, DieLineIndexRanksEachDiesLinesDensely) {
   // 8 channels of 2-line chunks on 2 dies (channels 0-3 and 4-7): over 64 rounds each die holds
   // 512 lines, and their ranks are exactly 0 .. 511, for the plain and the hashed mapping.
   const DramGeometry g{.channels = 8, .bank_groups = 2, .banks_per_group = 2,
                        .row_bytes = 1024, .interleave_bytes = 256};
-  for (const char* name : {"ro_ba_bg_co_ch", "hashed_channel"}) {
+  for (const char* name : {"ro_ba_bg_co_ch", "hashed_channel", "hashed_bank_group"}) {
     const auto mapping = make_address_mapping(name, g);
     std::set<std::uint64_t> ranks[2];
     for (std::uint64_t line = 0; line < 64 * 16; ++line) {

@@ -12,6 +12,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O3 -std=c++17 -arch=native -o "$work/$name" "$here/$name.cu"
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpc__cycles_elapsed.max
+# The SM clock of each launch (ncu leaves the clocks as found): cycles of DRAM latency scale with it.
+metrics=$metrics,gpc__cycles_elapsed.avg.per_second
 ncu --clock-control none --cache-control "$cache" --metrics "$metrics" -k regex:probe_ -f \
     -o "$work/report" "$work/$name" run > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
 ncu -i "$work/report.ncu-rep" --csv --page raw --print-units base > "$work/raw.csv"
@@ -23,7 +25,7 @@ labels_head, labels = listed[0], listed[1:]
 rows = list(csv.reader(open(sys.argv[2])))
 head, data = rows[0], rows[2:]
 cols = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
-        "gpc__cycles_elapsed.max"]
+        "gpc__cycles_elapsed.max", "gpc__cycles_elapsed.avg.per_second"]
 idx = [head.index(c) for c in cols]
 if len(labels) != len(data):
     sys.exit(f"{len(labels)} launches listed, {len(data)} profiled")
