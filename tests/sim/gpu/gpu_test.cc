@@ -47,17 +47,17 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 120);
   EXPECT_TRUE(c.memory.l2.far_read_copies);
   EXPECT_TRUE(c.memory.l2.far_write_copies);
-  // Load-to-use 279 cycles (fitted) = 2 port cycles + 2 x NoC 80 + the slice's 117.
-  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 117u);
-  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 268u);
+  // Load-to-use 276 cycles (fitted) = 2 port cycles + 2 x NoC 80 + the slice's 114.
+  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 114u);
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 265u);
   EXPECT_EQ(c.memory.dies, 1u);
   EXPECT_FALSE(c.memory.memory_side_cache);
-  // HBM load-to-use 669 (fitted, the average over near and far requesters) = 2 port cycles +
-  // 2 x NoC 80 + half the far - near difference (268 - 117) / 2 + 2 x crossbar 2 + tRCD 45 +
-  // CL 45 + burst 8 DRAM cycles (61.5 SM cycles) + the slice's fill latency 366.
-  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 366u);
-  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 3306u);
-  EXPECT_EQ(c.dispatch.cta_launch_cycles, 572u);
+  // HBM load-to-use 680 (fitted, the average over near and far requesters) = 2 port cycles +
+  // 2 x NoC 80 + half the far - near difference (265 - 114) / 2 + 2 x crossbar 2 + tRCD 45 +
+  // CL 45 + burst 8 DRAM cycles (61.5 SM cycles) + the slice's fill latency 377.
+  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 377u);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 3078u);
+  EXPECT_EQ(c.dispatch.cta_launch_cycles, 586u);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
   // Shuffles time on the MIO path with their unit's latency (24, validate/reference/h200).
   EXPECT_EQ(c.sm_memory.shuffle_latency_cycles, 24);
