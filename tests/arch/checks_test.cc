@@ -142,7 +142,7 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
                                     "l2.slices = 100 x l2.ways = 16 x l2.line_bytes = 128")));
   EXPECT_THAT(h200_violations({"l2.near_hit_latency_cycles=600"}),
               ElementsAre(HasSubstr("l2.near_hit_latency_cycles = 600 exceeds "
-                                    "l2.far_hit_latency_cycles = 430")));
+                                    "l2.far_hit_latency_cycles = 427")));
   EXPECT_THAT(h200_violations({"l2.request_coalescer_entries=1000000"}),
               ElementsAre(HasSubstr("l2.request_coalescer_entries = 1000000 exceeds 65536")));
   EXPECT_THAT(h200_violations({"l2.request_coalescer_followers=100"}),
