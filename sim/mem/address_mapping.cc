@@ -20,6 +20,13 @@ std::uint64_t rotation(std::uint64_t q) {
   return q;
 }
 
+// The next field of a mixed-radix address: `index` mod `count`, leaving the quotient in `index`.
+std::uint32_t take(std::uint64_t& index, std::uint32_t count) {
+  const auto field = static_cast<std::uint32_t>(index % count);
+  index /= count;
+  return field;
+}
+
 class RoBaBgCoCh : public AddressMapping {
  public:
   explicit RoBaBgCoCh(const DramGeometry& g)
@@ -29,16 +36,12 @@ class RoBaBgCoCh : public AddressMapping {
     const DramGeometry& g = geometry();
     std::uint64_t rest = address / g.interleave_bytes;
     DramAddress a;
-    a.channel = static_cast<std::uint32_t>(rest % g.channels);
-    rest /= g.channels;
-    const auto chunk = static_cast<std::uint32_t>(rest % chunks_per_row_);
-    rest /= chunks_per_row_;
-    a.column =
-        chunk * g.interleave_bytes + static_cast<std::uint32_t>(address % g.interleave_bytes);
-    a.bank_group = static_cast<std::uint32_t>(rest % g.bank_groups);
-    rest /= g.bank_groups;
-    a.bank = static_cast<std::uint32_t>(rest % g.banks_per_group);
-    a.row = rest / g.banks_per_group;
+    a.channel = take(rest, g.channels);
+    a.column = take(rest, chunks_per_row_) * g.interleave_bytes +
+               static_cast<std::uint32_t>(address % g.interleave_bytes);
+    a.bank_group = take(rest, g.bank_groups);
+    a.bank = take(rest, g.banks_per_group);
+    a.row = rest;
     return a;
   }
 
@@ -93,17 +96,13 @@ class HashedBankGroup final : public AddressMapping {
     const DramGeometry& g = geometry();
     std::uint64_t rest = address / g.interleave_bytes;
     DramAddress a;
-    a.channel = static_cast<std::uint32_t>(rest % g.channels);
-    rest /= g.channels;
+    a.channel = take(rest, g.channels);
     a.channel = static_cast<std::uint32_t>((a.channel + rotation(rest) % g.channels) % g.channels);
-    a.bank_group = static_cast<std::uint32_t>(rest % g.bank_groups);
-    rest /= g.bank_groups;
-    a.bank = static_cast<std::uint32_t>(rest % g.banks_per_group);
-    rest /= g.banks_per_group;
-    const auto chunk = static_cast<std::uint32_t>(rest % chunks_per_row_);
-    a.column =
-        chunk * g.interleave_bytes + static_cast<std::uint32_t>(address % g.interleave_bytes);
-    a.row = rest / chunks_per_row_;
+    a.bank_group = take(rest, g.bank_groups);
+    a.bank = take(rest, g.banks_per_group);
+    a.column = take(rest, chunks_per_row_) * g.interleave_bytes +
+               static_cast<std::uint32_t>(address % g.interleave_bytes);
+    a.row = rest;
     return a;
   }
 
