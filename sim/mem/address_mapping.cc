@@ -27,26 +27,32 @@ std::uint32_t take(std::uint64_t& index, std::uint32_t count) {
   return field;
 }
 
+// Channel, then either column chunk, bank group, bank (ro_ba_bg_co_ch) or, with
+// `banks_below_columns`, bank group, bank, column chunk; then row.
 class RoBaBgCoCh : public AddressMapping {
  public:
-  explicit RoBaBgCoCh(const DramGeometry& g)
-      : AddressMapping(g), chunks_per_row_(g.row_bytes / g.interleave_bytes) {}
+  explicit RoBaBgCoCh(const DramGeometry& g, bool banks_below_columns = false)
+      : AddressMapping(g),
+        chunks_per_row_(g.row_bytes / g.interleave_bytes),
+        banks_below_columns_(banks_below_columns) {}
 
   DramAddress map(std::uint64_t address) const override {
     const DramGeometry& g = geometry();
     std::uint64_t rest = address / g.interleave_bytes;
     DramAddress a;
     a.channel = take(rest, g.channels);
-    a.column = take(rest, chunks_per_row_) * g.interleave_bytes +
-               static_cast<std::uint32_t>(address % g.interleave_bytes);
+    const auto offset = static_cast<std::uint32_t>(address % g.interleave_bytes);
+    if (!banks_below_columns_) a.column = take(rest, chunks_per_row_) * g.interleave_bytes + offset;
     a.bank_group = take(rest, g.bank_groups);
     a.bank = take(rest, g.banks_per_group);
+    if (banks_below_columns_) a.column = take(rest, chunks_per_row_) * g.interleave_bytes + offset;
     a.row = rest;
     return a;
   }
 
  private:
   std::uint32_t chunks_per_row_;
+  bool banks_below_columns_;
 };
 
 class PermutedBank : public RoBaBgCoCh {
@@ -87,27 +93,17 @@ class HashedChannel final : public PermutedBank {
 // tCCD_S apart rather than tCCD_L), and a row is filled again only after the stream has swept
 // every bank of every channel: concurrent streams open and close many rows rather than each
 // filling one.
-class HashedBankGroup final : public AddressMapping {
+class HashedBankGroup final : public RoBaBgCoCh {
  public:
-  explicit HashedBankGroup(const DramGeometry& g)
-      : AddressMapping(g), chunks_per_row_(g.row_bytes / g.interleave_bytes) {}
+  explicit HashedBankGroup(const DramGeometry& g) : RoBaBgCoCh(g, /*banks_below_columns=*/true) {}
 
   DramAddress map(std::uint64_t address) const override {
+    DramAddress a = RoBaBgCoCh::map(address);
     const DramGeometry& g = geometry();
-    std::uint64_t rest = address / g.interleave_bytes;
-    DramAddress a;
-    a.channel = take(rest, g.channels);
-    a.channel = static_cast<std::uint32_t>((a.channel + rotation(rest) % g.channels) % g.channels);
-    a.bank_group = take(rest, g.bank_groups);
-    a.bank = take(rest, g.banks_per_group);
-    a.column = take(rest, chunks_per_row_) * g.interleave_bytes +
-               static_cast<std::uint32_t>(address % g.interleave_bytes);
-    a.row = rest;
+    const std::uint64_t q = rotation(address / g.interleave_bytes / g.channels);
+    a.channel = static_cast<std::uint32_t>((a.channel + q % g.channels) % g.channels);
     return a;
   }
-
- private:
-  std::uint32_t chunks_per_row_;
 };
 
 }  // namespace
