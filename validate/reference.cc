@@ -125,6 +125,14 @@ Reference load_reference(const std::string& dir) {
       if (column.find("__") == std::string::npos) continue;
       if (const auto v = page.records[k].number(column)) ref.points[k].measured[column] = *v;
     }
+    // ncu prints the SIMT-efficiency ratio to two decimals (4.02 for 4.0227); the thread and warp
+    // instruction counts it is derived from are exact, so the ratio is taken from them.
+    const auto threads = page.records[k].number("thread_inst_executed");
+    auto& measured = ref.points[k].measured;
+    const auto warps = measured.find("smsp__inst_executed.sum");
+    if (threads && warps != measured.end() && warps->second > 0) {
+      measured["smsp__thread_inst_executed_per_inst_executed.ratio"] = *threads / warps->second;
+    }
   }
   if (std::filesystem::exists(dir + "/one_pass.tsv")) apply_one_pass(dir + "/one_pass.tsv", ref);
   return ref;

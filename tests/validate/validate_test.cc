@@ -41,6 +41,13 @@ TEST(ValidateReference, LoadsTheCommittedH200Reference) {
   EXPECT_EQ(saxpy.measured.at("dram__bytes_read.sum"), 134222592);
   EXPECT_EQ(saxpy.measured_range.at("dram__bytes_write.sum"),
             (std::pair<double, double>{46386176, 46725376}));
+  // SIMT efficiency from the exact thread and warp instruction counts, not ncu's rounded ratio
+  // (4.02 on its raw page).
+  const auto& divergent = *std::find_if(ref.points.begin(), ref.points.end(), [](const auto& p) {
+    return p.name == "divergent_8way/ctas=132";
+  });
+  EXPECT_DOUBLE_EQ(divergent.measured.at("smsp__thread_inst_executed_per_inst_executed.ratio"),
+                   130982016.0 / 32560704.0);
 }
 
 TEST(ValidateReference, AMalformedOnePassFileNamesItsLine) {
