@@ -1,0 +1,119 @@
+// Probe of where a short memory-bound kernel's time goes: the transpose_tile33 twin (a 32 x 33
+// shared tile, 32 x 8 threads, each thread loads 4 floats, barrier, stores 4) with every warp
+// timing its phases with clock64: t0 at entry, t1 once its 4 loads have reached shared memory
+// (each STS waits for its load), t2 after the barrier, t3 once its 4 stores are issued; and its
+// SM. Run under ncu --cache-control all (an empty L2, as the capture) by cta_timeline.sh, which
+// also profiles the plain twin kernel to show what the timing costs. Writes one row per warp:
+//   cta_timeline OUT_DIR   ->  OUT_DIR/warps_<n>.tsv (n, cta, warp, sm, t0, t1, t2, t3)
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../../../workloads/cuda/twins.cuh"
+
+namespace {
+
+constexpr int kTile = 32;
+constexpr int kRows = 8;
+constexpr int kFields = 5;
+
+__device__ __forceinline__ long long stamp() {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+
+__global__ void probe_plain(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[kTile][kTile + 1];
+  int x = blockIdx.x * kTile + threadIdx.x;
+  int y = blockIdx.y * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+  __syncthreads();
+  x = blockIdx.y * kTile + threadIdx.x;
+  y = blockIdx.x * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+__global__ void probe_timed(const float* __restrict__ in, float* __restrict__ out, int n,
+                            long long* __restrict__ rec) {
+  __shared__ float tile[kTile][kTile + 1];
+  const long long t0 = stamp();
+  int x = blockIdx.x * kTile + threadIdx.x;
+  int y = blockIdx.y * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+  const long long t1 = stamp();
+  __syncthreads();
+  const long long t2 = stamp();
+  x = blockIdx.y * kTile + threadIdx.x;
+  y = blockIdx.x * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+  const long long t3 = stamp();
+  if (threadIdx.x == 0) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    const size_t w = (size_t(blockIdx.y) * gridDim.x + blockIdx.x) * kRows + threadIdx.y;
+    long long* r = rec + w * kFields;
+    r[0] = sm;
+    r[1] = t0;
+    r[2] = t1;
+    r[3] = t2;
+    r[4] = t3;
+  }
+}
+
+__global__ void fill(float* p, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    p[i] = float((i * 2654435761u) & 0xffff) / 65536.0f;
+  }
+}
+
+void run(int n, const std::string& dir) {
+  const size_t elems = size_t(n) * n;
+  const size_t warps = elems / (kTile * kTile) * kRows;
+  float* in = nullptr;
+  float* out = nullptr;
+  TWIN_CHECK(cudaMalloc(&in, elems * sizeof(float)));
+  TWIN_CHECK(cudaMalloc(&out, elems * sizeof(float)));
+  fill<<<1024, 256>>>(in, elems);
+  TWIN_CHECK(cudaMemset(out, 0xff, elems * sizeof(float)));
+  long long* rec = nullptr;
+  TWIN_CHECK(cudaMalloc(&rec, warps * kFields * sizeof(long long)));
+  const dim3 grid(n / kTile, n / kTile), block(kTile, kRows);
+  probe_plain<<<grid, block>>>(in, out, n);
+  TWIN_CHECK(cudaDeviceSynchronize());
+  probe_timed<<<grid, block>>>(in, out, n, rec);
+  TWIN_CHECK(cudaDeviceSynchronize());
+  std::vector<long long> host(warps * kFields);
+  TWIN_CHECK(cudaMemcpy(host.data(), rec, host.size() * sizeof(long long),
+                        cudaMemcpyDeviceToHost));
+  const std::string path = dir + "/warps_" + std::to_string(n) + ".tsv";
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "cta_timeline: cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::fprintf(f, "n\tcta\twarp\tsm\tt0\tt1\tt2\tt3\n");
+  for (size_t w = 0; w < warps; ++w) {
+    const long long* r = &host[w * kFields];
+    std::fprintf(f, "%d\t%zu\t%zu\t%lld\t%lld\t%lld\t%lld\t%lld\n", n, w / kRows, w % kRows, r[0],
+                 r[1], r[2], r[3], r[4]);
+  }
+  std::fclose(f);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(rec);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: cta_timeline OUT_DIR\n");
+    return 2;
+  }
+  for (int n : {2048, 4096}) run(n, argv[1]);
+  return 0;
+}
