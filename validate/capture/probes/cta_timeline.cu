@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kTile = 32;
 constexpr int kRows = 8;
-constexpr int kFields = 5;
+constexpr int kFields = 6;
 
 __device__ __forceinline__ long long stamp() {
   long long t;
@@ -42,14 +42,25 @@ __global__ void probe_timed(const float* __restrict__ in, float* __restrict__ ou
   const long long t0 = stamp();
   int x = blockIdx.x * kTile + threadIdx.x;
   int y = blockIdx.y * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+  // The loaded values and store addresses stay live to the end (folded into `keep`), so that no
+  // stamp's destination register is a source of an STS or STG still waiting to be read: the
+  // stamp would then wait for that operand read, not only for what precedes it.
+  float v[kTile / kRows];
+  for (int j = 0; j < kTile; j += kRows) v[j / kRows] = in[(y + j) * n + x];
+  for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = v[j / kRows];
   const long long t1 = stamp();
   __syncthreads();
   const long long t2 = stamp();
   x = blockIdx.y * kTile + threadIdx.x;
   y = blockIdx.x * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+  long long keep = 0;
+  for (int j = 0; j < kTile; j += kRows) {
+    float* at = &out[(y + j) * n + x];
+    *at = tile[threadIdx.x][threadIdx.y + j];
+    keep ^= reinterpret_cast<long long>(at);
+  }
   const long long t3 = stamp();
+  for (int j = 0; j < kTile / kRows; ++j) keep += __float_as_int(v[j]);
   if (threadIdx.x == 0) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -60,6 +71,7 @@ __global__ void probe_timed(const float* __restrict__ in, float* __restrict__ ou
     r[2] = t1;
     r[3] = t2;
     r[4] = t3;
+    r[5] = keep;
   }
 }
 

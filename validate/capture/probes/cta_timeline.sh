@@ -11,7 +11,8 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O3 -std=c++17 -arch=native -o "$work/cta_timeline" "$here/cta_timeline.cu"
-cuobjdump -sass -fun probe_timed "$work/cta_timeline" > "$out/sass.txt" || true
+cuobjdump -sass "$work/cta_timeline" | awk '/Function : .*probe_timed/,/EXIT/' |
+    sed -e 's@/\* 0x[0-9a-f]* \*/@@' -e '/^[[:space:]]*$/d' > "$out/sass.txt"
 metrics=gpc__cycles_elapsed.max,sm__cycles_active.avg,gpc__cycles_elapsed.avg.per_second
 ncu --clock-control none --cache-control all --metrics "$metrics" -k regex:probe_ -f \
     -o "$work/report" "$work/cta_timeline" "$out" > "$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
