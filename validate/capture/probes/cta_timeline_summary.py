@@ -4,7 +4,8 @@ cta_timeline.cu wrote) or in warpsim (its --timeline of the same kernel), in SM 
   load     t1 - t0: entry to the 4 loads in shared memory
   barrier  t2 - t1: the wait at __syncthreads()
   store    t3 - t2: the 4 LDS / STG pairs issued
-and per SM: its span (first entry to last store), and when its k-th warp started.
+and per SM: its span (first entry to last store), the first wave's load phase, and when its
+k-th warp started.
     cta_timeline_summary.py device warps_2048.tsv
     cta_timeline_summary.py model TIMELINE.json GHZ
 """
@@ -66,6 +67,9 @@ def summarise(warps):
     spans = [max(w[5] for w in ws) - min(w[2] for w in ws) for ws in by_sm.values()]
     print(f"SMs {len(by_sm)}, span per SM: min {min(spans)}, median {statistics.median(spans):.0f},"
           f" max {max(spans)}")
+    first = [w for ws in by_sm.values() for w in ws if w[2] - min(x[2] for x in ws) < 200]
+    print(f"first wave (warps entering within 200 cycles of their SM's first): {len(first)},"
+          f" load {quantiles([w[3] - w[2] for w in first])}")
     # Warp starts per SM, relative to its first: with 8 CTAs of 8 warps resident, warp 64k is
     # about the first of wave k + 1.
     starts = [sorted(w[2] - min(x[2] for x in ws) for w in ws) for ws in by_sm.values()]
