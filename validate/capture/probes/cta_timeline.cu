@@ -3,8 +3,10 @@
 // timing its phases with clock64: t0 at entry, t1 once its 4 loads have reached shared memory
 // (each STS waits for its load), t2 after the barrier, t3 once its 4 stores are issued; and its
 // SM. Run under ncu --cache-control all (an empty L2, as the capture) by cta_timeline.sh, which
-// also profiles the plain twin kernel to show what the timing costs. Writes one row per warp:
-//   cta_timeline OUT_DIR   ->  OUT_DIR/warps_<n>.tsv (n, cta, warp, sm, t0, t1, t2, t3)
+// also profiles the plain twin kernel to show what the timing costs. Each n runs with rows
+// n floats apart (the twin) and padded by 32 floats (pitch n + 32), which moves every row's
+// start to another set of DRAM channels and banks. Writes one row per warp:
+//   cta_timeline OUT_DIR   ->  OUT_DIR/warps_<n>_<pitch>.tsv (n, cta, warp, sm, t0, t1, t2, t3)
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -17,7 +19,7 @@ namespace {
 
 constexpr int kTile = 32;
 constexpr int kRows = 8;
-constexpr int kFields = 6;
+constexpr int kFields = 5;
 
 __device__ __forceinline__ long long stamp() {
   long long t;
@@ -26,6 +28,7 @@ __device__ __forceinline__ long long stamp() {
 }
 
 __global__ void probe_plain(const float* __restrict__ in, float* __restrict__ out, int n) {
+  // n is the row pitch in floats.
   __shared__ float tile[kTile][kTile + 1];
   int x = blockIdx.x * kTile + threadIdx.x;
   int y = blockIdx.y * kTile + threadIdx.y;
@@ -42,9 +45,6 @@ __global__ void probe_timed(const float* __restrict__ in, float* __restrict__ ou
   const long long t0 = stamp();
   int x = blockIdx.x * kTile + threadIdx.x;
   int y = blockIdx.y * kTile + threadIdx.y;
-  // The loaded values and store addresses stay live to the end (folded into `keep`), so that no
-  // stamp's destination register is a source of an STS or STG still waiting to be read: the
-  // stamp would then wait for that operand read, not only for what precedes it.
   float v[kTile / kRows];
   for (int j = 0; j < kTile; j += kRows) v[j / kRows] = in[(y + j) * n + x];
   for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = v[j / kRows];
@@ -53,25 +53,29 @@ __global__ void probe_timed(const float* __restrict__ in, float* __restrict__ ou
   const long long t2 = stamp();
   x = blockIdx.y * kTile + threadIdx.x;
   y = blockIdx.x * kTile + threadIdx.y;
-  long long keep = 0;
+  float* at[kTile / kRows];
+  float w[kTile / kRows];
   for (int j = 0; j < kTile; j += kRows) {
-    float* at = &out[(y + j) * n + x];
-    *at = tile[threadIdx.x][threadIdx.y + j];
-    keep ^= reinterpret_cast<long long>(at);
+    at[j / kRows] = &out[(y + j) * n + x];
+    w[j / kRows] = tile[threadIdx.x][threadIdx.y + j];
+    *at[j / kRows] = w[j / kRows];
   }
   const long long t3 = stamp();
-  for (int j = 0; j < kTile / kRows; ++j) keep += __float_as_int(v[j]);
+  // The stores' addresses and data, and the loads' values, stay live past the last stamp, so no
+  // stamp's destination register is an operand of an STS or STG not yet read (the stamp would
+  // then also wait for that read).
+  asm volatile("" ::"l"(at[0]), "l"(at[1]), "l"(at[2]), "l"(at[3]), "f"(w[0]), "f"(w[1]),
+               "f"(w[2]), "f"(w[3]), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3]));
   if (threadIdx.x == 0) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    const size_t w = (size_t(blockIdx.y) * gridDim.x + blockIdx.x) * kRows + threadIdx.y;
-    long long* r = rec + w * kFields;
+    const size_t k = (size_t(blockIdx.y) * gridDim.x + blockIdx.x) * kRows + threadIdx.y;
+    long long* r = rec + k * kFields;
     r[0] = sm;
     r[1] = t0;
     r[2] = t1;
     r[3] = t2;
     r[4] = t3;
-    r[5] = keep;
   }
 }
 
@@ -82,9 +86,9 @@ __global__ void fill(float* p, size_t n) {
   }
 }
 
-void run(int n, const std::string& dir) {
-  const size_t elems = size_t(n) * n;
-  const size_t warps = elems / (kTile * kTile) * kRows;
+void run(int n, int pitch, const std::string& dir) {
+  const size_t elems = size_t(pitch) * n;
+  const size_t warps = size_t(n) * n / (kTile * kTile) * kRows;
   float* in = nullptr;
   float* out = nullptr;
   TWIN_CHECK(cudaMalloc(&in, elems * sizeof(float)));
@@ -94,14 +98,15 @@ void run(int n, const std::string& dir) {
   long long* rec = nullptr;
   TWIN_CHECK(cudaMalloc(&rec, warps * kFields * sizeof(long long)));
   const dim3 grid(n / kTile, n / kTile), block(kTile, kRows);
-  probe_plain<<<grid, block>>>(in, out, n);
+  probe_plain<<<grid, block>>>(in, out, pitch);
   TWIN_CHECK(cudaDeviceSynchronize());
-  probe_timed<<<grid, block>>>(in, out, n, rec);
+  probe_timed<<<grid, block>>>(in, out, pitch, rec);
   TWIN_CHECK(cudaDeviceSynchronize());
   std::vector<long long> host(warps * kFields);
   TWIN_CHECK(cudaMemcpy(host.data(), rec, host.size() * sizeof(long long),
                         cudaMemcpyDeviceToHost));
-  const std::string path = dir + "/warps_" + std::to_string(n) + ".tsv";
+  const std::string path =
+      dir + "/warps_" + std::to_string(n) + "_" + std::to_string(pitch) + ".tsv";
   FILE* f = std::fopen(path.c_str(), "w");
   if (!f) {
     std::fprintf(stderr, "cta_timeline: cannot write %s\n", path.c_str());
@@ -126,6 +131,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: cta_timeline OUT_DIR\n");
     return 2;
   }
-  for (int n : {2048, 4096}) run(n, argv[1]);
+  for (int n : {2048, 4096}) {
+    run(n, n, argv[1]);
+    run(n, n + 32, argv[1]);
+  }
   return 0;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the CTA timeline probe (cta_timeline.cu) under Nsight Compute from an empty L2 (as the
-# capture), and writes into OUT_DIR: the per-warp phase rows (warps_<n>.tsv), the launches'
-# cycles (ncu.tsv: the plain twin kernel, then the timed one, per n), the summaries
-# (summary_<n>.txt, cta_timeline_summary.py) and the timed kernel's SASS (sass.txt).
+# capture), and writes into OUT_DIR: the per-warp phase rows (warps_<n>_<pitch>.tsv), the
+# launches' cycles (ncu.tsv: the plain twin kernel, then the timed one, per n and pitch), the
+# summaries (summary_<n>_<pitch>.txt, cta_timeline_summary.py) and the timed kernel's SASS (sass.txt).
 #   cta_timeline.sh OUT_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +28,7 @@ print("\t".join(cols))
 for row in data:
     print("\t".join(row[i].replace(",", "") for i in idx))
 PY
-for n in 2048 4096; do
-  python3 "$here/cta_timeline_summary.py" device "$out/warps_$n.tsv" > "$out/summary_$n.txt"
+for rows in "$out"/warps_*.tsv; do
+  base=$(basename "$rows" .tsv)
+  python3 "$here/cta_timeline_summary.py" device "$rows" > "$out/summary_${base#warps_}.txt"
 done
