@@ -2,12 +2,14 @@
 """Summarises where the transpose_tile33 kernel's time goes, per warp, on the H200 (the rows
 cta_timeline.cu wrote) or in warpsim (its --timeline of the same kernel), in SM cycles:
   load     t1 - t0: entry to the 4 loads in shared memory
-  barrier  t2 - t1: the wait at __syncthreads()
-  store    t3 - t2: the 4 LDS / STG pairs issued
-and per SM: its span (first entry to last store), the first wave's load phase, and when its
-k-th warp started.
-    cta_timeline_summary.py device warps_2048.tsv
-    cta_timeline_summary.py model TIMELINE.json GHZ
+  barrier  t2 - t1: BAR.SYNC.DEFER_BLOCKING lets the warp issue the stamp after it before it
+           blocks, so on the H200 this is 2 cycles and the wait falls in the next phase; in the
+           model t2 is the first issue after the barrier released
+  store    t3 - t2: the 4 LDS / STG pairs issued (on the H200 with the barrier wait, and the first
+           STG's operand read, whose address register the last stamp reuses)
+per SM: its span (first entry to last store), the first wave's load phase, and when its k-th
+warp started; and the loads' completion rate over time: the 512 bytes of each warp whose loads
+completed in each 500-cycle bin (SM-relative times), in TB/s at 1.97 GHz.
 """
 import collections
 import csv
@@ -70,6 +72,11 @@ def summarise(warps):
     first = [w for ws in by_sm.values() for w in ws if w[2] - min(x[2] for x in ws) < 200]
     print(f"first wave (warps entering within 200 cycles of their SM's first): {len(first)},"
           f" load {quantiles([w[3] - w[2] for w in first])}")
+    done = sorted(w[3] - min(x[2] for x in by_sm[w[0]]) for w in warps)
+    bins = collections.Counter(d // 500 for d in done)
+    print("loads completed, TB/s per 500-cycle bin:")
+    print("  " + " ".join(f"{500 * b}:{bins[b] * 512 / 500 * 1.97e9 / 1e12:.2f}"
+                          for b in range(0, max(bins) + 1)))
     # Warp starts per SM, relative to its first: with 8 CTAs of 8 warps resident, warp 64k is
     # about the first of wave k + 1.
     starts = [sorted(w[2] - min(x[2] for x in ws) for w in ws) for ws in by_sm.values()]
