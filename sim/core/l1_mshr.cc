@@ -7,12 +7,16 @@
 
 namespace warpsim::core {
 
-L1MshrTable::L1MshrTable(int entries, int merge_slots)
+L1MshrTable::L1MshrTable(int entries, int merge_slots, int max_sectors)
     : merge_slots_(merge_slots),
+      max_sectors_(max_sectors),
       entries_(static_cast<std::size_t>(entries)),
       waiters_(static_cast<std::size_t>(entries) * static_cast<std::size_t>(merge_slots)) {
   if (entries < 1 || merge_slots < 1) {
     throw InputError("sm_memory.l1_mshr_entries and l1_mshr_merge_slots: expected at least 1");
+  }
+  if (max_sectors < 0 || (max_sectors > 0 && max_sectors < 4)) {
+    throw InputError("l1.max_sectors_in_flight: expected 0 (no limit) or at least 4 (one line)");
   }
   free_.assign((static_cast<std::size_t>(entries) + 63) / 64, 0);
   for (int e = 0; e < entries; ++e)

@@ -7,9 +7,16 @@
 // that needed only those, and frees the entry once nothing it asked for is in flight. Lines are
 // found through an open-addressing index sized once, so nothing allocates after construction.
 //
+// With a sector budget (`max_sectors`, 0: none) the table also bounds the sectors requested from
+// memory and not yet filled, over all entries: the L1 reserves room in its data array for each
+// sector it fetches (validate/reference/h200/cta_timeline.txt: one SM's burst of 248 line loads
+// against an idle memory system completes at about 20 B per cycle, about 512 sectors per HBM
+// round trip, where the strided copy keeps 420 one-sector lines in flight per SM).
+//
 // Left out: per-sector request merging across different lines and entry reservation priorities.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -21,13 +28,20 @@ class L1MshrTable {
   /// No entry: the result of find() for a line without one.
   static constexpr int kNone = -1;
 
-  /// A table of `entries` entries, each with room for `merge_slots` waiters.
-  L1MshrTable(int entries, int merge_slots);
+  /// A table of `entries` entries, each with room for `merge_slots` waiters, and at most
+  /// `max_sectors` sectors in flight over all entries (0: no limit).
+  L1MshrTable(int entries, int merge_slots, int max_sectors = 0);
 
   /// The entry tracking `line_address`, or kNone.
   int find(std::uint64_t line_address) const;
   /// True when an entry is free.
   bool has_free() const { return free_count_ > 0; }
+  /// True when `sectors` more sectors may be requested from memory within the sector budget.
+  bool has_sector_room(int sectors) const {
+    return max_sectors_ == 0 || sectors_in_flight_ + sectors <= max_sectors_;
+  }
+  /// Sectors requested from memory and not yet filled, over all entries.
+  int sectors_in_flight() const { return sectors_in_flight_; }
   /// True when entry `entry` can take another waiter.
   bool can_merge(int entry) const { return entries_[index(entry)].waiters < merge_slots_; }
   /// Sectors of entry `entry` in flight.
@@ -50,7 +64,9 @@ class L1MshrTable {
   int allocate(std::uint64_t line_address, bool mergeable);
   /// Marks `sectors` of entry `entry` as requested from memory.
   void add_in_flight(int entry, std::uint8_t sectors) {
-    entries_[index(entry)].in_flight |= sectors;
+    Entry& e = entries_[index(entry)];
+    sectors_in_flight_ += std::popcount(static_cast<unsigned>(sectors & ~e.in_flight & 0xFFu));
+    e.in_flight |= sectors;
   }
   /// Adds waiter `op` needing `sectors` to entry `entry`. Requires can_merge(entry).
   void add_waiter(int entry, std::uint32_t op, std::uint8_t sectors);
@@ -60,6 +76,7 @@ class L1MshrTable {
   template <class Fn>
   void fill(int entry, std::uint8_t sectors, Fn&& done) {
     Entry& e = entries_[index(entry)];
+    sectors_in_flight_ -= std::popcount(static_cast<unsigned>(sectors & e.in_flight));
     e.in_flight &= static_cast<std::uint8_t>(~sectors);
     Waiter* waiters = &waiters_[index(entry) * static_cast<std::size_t>(merge_slots_)];
     int kept = 0;
@@ -95,6 +112,8 @@ class L1MshrTable {
   void unindex(int entry);
 
   int merge_slots_;
+  int max_sectors_ = 0;
+  int sectors_in_flight_ = 0;
   std::vector<Entry> entries_;
   std::vector<Waiter> waiters_;      // merge_slots_ per entry
   std::vector<std::uint64_t> free_;  // bit e of word e / 64: entry e is free (lowest reused first)

@@ -26,7 +26,7 @@ Lsu::Lsu(const SmMemoryConfig& config, SmMemoryCounters& counters, SmMemoryCompl
       requests_(requests),
       lines_(CoalescerConfig{config.l1_line_bytes, config.l1_sector_bytes}),
       l1_(config, 0),
-      mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots),
+      mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots, config.l1_max_sectors_in_flight),
       queues_(static_cast<std::size_t>(config.sub_partitions)) {
   for (Queue& queue : queues_) {
     queue.slots.resize(static_cast<std::size_t>(config.lsu_queue_depth_per_smsp));
@@ -192,7 +192,8 @@ void Lsu::send(const mem::MemRequest& request, engine::Cycle at) {
 
 bool Lsu::lookup(const Request& request, const LsuLine& line, engine::Cycle at) {
   if (request.kind == LsuKind::kLoad) return lookup_load(request, line, at);
-  if (request.kind == LsuKind::kAtomic && !mshrs_.has_free()) {
+  if (request.kind == LsuKind::kAtomic &&
+      (!mshrs_.has_free() || !mshrs_.has_sector_room(popcount8(line.sectors)))) {
     mshr_stalled_ = true;
     return false;
   }
@@ -253,7 +254,7 @@ bool Lsu::lookup_load(const Request& request, const LsuLine& line, engine::Cycle
   const auto fetch = static_cast<std::uint8_t>(wanted & ~valid & ~in_flight);
   if (wait != 0) {
     const bool room = entry == L1MshrTable::kNone ? mshrs_.has_free() : mshrs_.can_merge(entry);
-    if (!room) {
+    if (!room || (fetch != 0 && !mshrs_.has_sector_room(popcount8(fetch)))) {
       mshr_stalled_ = true;
       return false;
     }

@@ -72,6 +72,8 @@ struct SmMemoryConfig {
   int l1_mshr_entries = 256;
   /// Instructions that may wait on one MSHR entry (its first included) (assumed).
   int l1_mshr_merge_slots = 8;
+  /// Sectors the L1 may await from memory at once over all MSHR entries; 0: no limit.
+  int l1_max_sectors_in_flight = 0;
 
   // ---- Port to the memory system ----
   /// Latency of the SM → memory-system request port, SM cycles.

@@ -211,6 +211,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (l1.has_sets()) m.l1_sets = static_cast<int>(l1.sets());
   if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
   if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
+  if (l1.has_max_sectors_in_flight()) {
+    m.l1_max_sectors_in_flight = static_cast<int>(l1.max_sectors_in_flight());
+  }
   if (l1.has_bandwidth_bytes_per_clk() && m.l1_sector_bytes > 0) {
     m.l1_tag_sectors_per_cycle =
         std::max(1, static_cast<int>(l1.bandwidth_bytes_per_clk()) / m.l1_sector_bytes);

@@ -48,6 +48,33 @@ TEST(CoreL1Mshr, AtomicEntriesAreNotFoundAndTheTableFills) {
   EXPECT_THROW(L1MshrTable(0, 1), InputError);
 }
 
+TEST(CoreL1Mshr, TheSectorBudgetCountsSectorsInFlightOverAllEntries) {
+  L1MshrTable table(8, 2, 6);
+  EXPECT_TRUE(table.has_sector_room(6));
+  EXPECT_FALSE(table.has_sector_room(7));
+  const int a = table.allocate(0x1000, true);
+  table.add_in_flight(a, 0xF);
+  table.add_in_flight(a, 0x3);  // already in flight: not counted twice
+  EXPECT_EQ(table.sectors_in_flight(), 4);
+  const int b = table.allocate(0x2000, true);
+  table.add_in_flight(b, 0x3);
+  EXPECT_EQ(table.sectors_in_flight(), 6);
+  EXPECT_FALSE(table.has_sector_room(1));
+  table.add_waiter(a, 1, 0xF);
+  table.fill(a, 0x5, [](std::uint32_t) {});
+  EXPECT_EQ(table.sectors_in_flight(), 4);
+  EXPECT_TRUE(table.has_sector_room(2));
+  EXPECT_FALSE(table.has_sector_room(3));
+  table.fill(a, 0xA, [](std::uint32_t) {});
+  table.add_waiter(b, 2, 0x3);
+  table.fill(b, 0x3, [](std::uint32_t) {});
+  EXPECT_EQ(table.sectors_in_flight(), 0);
+  EXPECT_EQ(table.used_count(), 0);
+  // Without a budget any count fits; a budget below one line is refused.
+  EXPECT_TRUE(L1MshrTable(2, 1).has_sector_room(1 << 20));
+  EXPECT_THROW(L1MshrTable(2, 1, 3), InputError);
+}
+
 TEST(CoreL1Mshr, IndexMatchesAMapUnderRandomTraffic) {
   // Many lines in few hash slots: exercises probing and backward-shift deletion.
   L1MshrTable table(16, 1);

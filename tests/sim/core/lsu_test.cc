@@ -152,6 +152,20 @@ TEST(CoreLsu, FullMshrTableBackPressuresTheLsu) {
   EXPECT_GE(bench.counters().tag_stage_stalls, 1u);
 }
 
+TEST(CoreLsu, TheSectorBudgetHoldsALoadUntilFillsMakeRoom) {
+  SmMemoryConfig config;
+  config.l1_max_sectors_in_flight = 8;  // two whole lines
+  Bench bench(config);
+  const auto a = bench.add(0, kLdg, strided(0x1000, 4));
+  const auto b = bench.add(1, kLdg, strided(0x2000, 4));
+  const auto c = bench.add(2, kLdg, strided(0x3000, 4));  // waits for a's four sectors
+  bench.run();
+  EXPECT_EQ(bench.done(a), kMiss);
+  EXPECT_EQ(bench.done(b), 1 + kMiss);
+  EXPECT_EQ(bench.done(c), kMiss + kMiss);
+  EXPECT_GE(bench.counters().tag_stage_stalls, 1u);
+}
+
 TEST(CoreLsu, FullMergeSlotsStallUntilTheFillThenHit) {
   SmMemoryConfig config;
   config.l1_mshr_merge_slots = 1;

@@ -43,6 +43,7 @@ TEST(CoreLsuConfig, EveryBadFieldIsNamed) {
       {"l1_fill_latency_cycles", [](SmMemoryConfig& c) { c.l1_fill_latency_cycles = -1; }},
       {"l1_tag_sectors_per_cycle", [](SmMemoryConfig& c) { c.l1_tag_sectors_per_cycle = 0; }},
       {"l1_mshr_entries", [](SmMemoryConfig& c) { c.l1_mshr_entries = 0; }},
+      {"l1_max_sectors_in_flight", [](SmMemoryConfig& c) { c.l1_max_sectors_in_flight = 3; }},
       {"l1_mshr_merge_slots", [](SmMemoryConfig& c) { c.l1_mshr_merge_slots = 0; }},
       {"memory_request_latency_cycles",
        [](SmMemoryConfig& c) { c.memory_request_latency_cycles = 0; }},
