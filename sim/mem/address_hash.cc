@@ -43,6 +43,33 @@ class XorFoldHash final : public AddressHash {
   int chunk_bits_;
 };
 
+// xor_fold with an even share per slice: a fold below the slice count is the slice; one above
+// it (8 of every 128 values with 120 slices) goes to a slice picked by a mix of the whole index.
+class XorFoldEvenHash final : public AddressHash {
+ public:
+  explicit XorFoldEvenHash(const AddressHashConfig& config)
+      : AddressHash(config),
+        slices_(config.slices),
+        chunk_bits_(std::max(1, static_cast<int>(std::bit_width(config.slices - 1)))) {}
+
+ protected:
+  std::uint32_t slice_of_line(std::uint64_t line_index) const override {
+    const std::uint64_t mask = (std::uint64_t{1} << chunk_bits_) - 1;
+    std::uint64_t folded = 0;
+    for (std::uint64_t rest = line_index; rest != 0; rest >>= chunk_bits_) folded ^= rest & mask;
+    if (folded < slices_) return static_cast<std::uint32_t>(folded);
+    std::uint64_t q = line_index;
+    q ^= q >> 33;
+    q *= 0xff51afd7ed558ccdULL;
+    q ^= q >> 33;
+    return static_cast<std::uint32_t>(q % slices_);
+  }
+
+ private:
+  std::uint64_t slices_;
+  int chunk_bits_;
+};
+
 class RotatedHash final : public AddressHash {
  public:
   explicit RotatedHash(const AddressHashConfig& config)
@@ -84,6 +111,8 @@ PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry() {
     PolicyRegistry<AddressHash, const AddressHashConfig&> r("address hash");
     r.add("modulo", [](const AddressHashConfig& c) { return std::make_unique<ModuloHash>(c); });
     r.add("xor_fold", [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c); });
+    r.add("xor_fold_even",
+          [](const AddressHashConfig& c) { return std::make_unique<XorFoldEvenHash>(c); });
     r.add("rotated", [](const AddressHashConfig& c) { return std::make_unique<RotatedHash>(c); });
     return r;
   }();

@@ -66,6 +66,30 @@ TEST(MemAddressHash, RotatedLoadsEverySliceWithinOneLineOverAContiguousRange) {
   EXPECT_EQ(hash->locate(130 * 128).partition, hash->locate(130 * 128).slice / 60);
 }
 
+TEST(MemAddressHash, XorFoldEvenGivesEverySliceTheSameShare) {
+  const auto even = make_address_hash("xor_fold_even", {.slices = 120, .partitions = 2, .sms = 132});
+  const auto xor_fold = make_address_hash("xor_fold", {.slices = 120, .partitions = 2, .sms = 132});
+  std::vector<std::uint64_t> per_slice(120, 0);
+  constexpr std::uint64_t kLines = 245'760;  // 30 MB
+  for (std::uint64_t l = 0; l < kLines; ++l) {
+    const std::uint32_t slice = even->locate(l * 128).slice;
+    ++per_slice[slice];
+    // Folds below 120 keep xor_fold's slice.
+    const std::uint32_t folded = xor_fold->locate(l * 128).slice;
+    if (slice != folded) {
+      EXPECT_LT(folded, 8u) << l;
+    }
+  }
+  const auto [lo, hi] = std::minmax_element(per_slice.begin(), per_slice.end());
+  // 2048 lines each on average (xor_fold: 3840 on slices 0-7, 1920 elsewhere).
+  EXPECT_GT(*lo, 2048u * 9 / 10);
+  EXPECT_LT(*hi, 2048u * 11 / 10);
+  // A power-of-two slice count folds as xor_fold.
+  const auto even16 = make_address_hash("xor_fold_even", {.slices = 16, .partitions = 2, .sms = 8});
+  expect_every_slice_once_per_aligned_run(*even16, 16);
+  EXPECT_EQ(even16->locate(0x12 * 128).slice, 3u);
+}
+
 TEST(MemAddressHash, SmsSplitIntoHalvesByIndex) {
   const auto hash = make_address_hash("modulo", {.slices = 4, .partitions = 2, .sms = 5});
   EXPECT_EQ(hash->sm_partition(0), 0u);
@@ -98,7 +122,7 @@ TEST(MemAddressHash, UnknownNameListsTheKnownOnes) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "arch.l2.hash: unknown address hash 'crc'; expected one of: modulo, rotated, "
-              "xor_fold");
+              "xor_fold, xor_fold_even");
   }
 }
 
