@@ -9,6 +9,14 @@
 namespace warpsim::mem {
 namespace {
 
+// The line index cut into chunks of `chunk_bits` bits, XORed together.
+std::uint64_t xor_fold_line(std::uint64_t line_index, int chunk_bits) {
+  const std::uint64_t mask = (std::uint64_t{1} << chunk_bits) - 1;
+  std::uint64_t folded = 0;
+  for (std::uint64_t rest = line_index; rest != 0; rest >>= chunk_bits) folded ^= rest & mask;
+  return folded;
+}
+
 class ModuloHash final : public AddressHash {
  public:
   explicit ModuloHash(const AddressHashConfig& config)
@@ -32,10 +40,7 @@ class XorFoldHash final : public AddressHash {
 
  protected:
   std::uint32_t slice_of_line(std::uint64_t line_index) const override {
-    const std::uint64_t mask = (std::uint64_t{1} << chunk_bits_) - 1;
-    std::uint64_t folded = 0;
-    for (std::uint64_t rest = line_index; rest != 0; rest >>= chunk_bits_) folded ^= rest & mask;
-    return static_cast<std::uint32_t>(folded % slices_);
+    return static_cast<std::uint32_t>(xor_fold_line(line_index, chunk_bits_) % slices_);
   }
 
  private:
@@ -54,9 +59,7 @@ class XorFoldEvenHash final : public AddressHash {
 
  protected:
   std::uint32_t slice_of_line(std::uint64_t line_index) const override {
-    const std::uint64_t mask = (std::uint64_t{1} << chunk_bits_) - 1;
-    std::uint64_t folded = 0;
-    for (std::uint64_t rest = line_index; rest != 0; rest >>= chunk_bits_) folded ^= rest & mask;
+    const std::uint64_t folded = xor_fold_line(line_index, chunk_bits_);
     if (folded < slices_) return static_cast<std::uint32_t>(folded);
     std::uint64_t q = line_index;
     q ^= q >> 33;
