@@ -55,13 +55,15 @@ int run_command(const Args& args, CommandIo& io) {
       ("json", po::value<std::string>(), "write the results as JSON to FILE")
       ("csv", po::value<std::string>(), "write the results as long-format CSV to FILE")
       ("timeline", po::value<std::string>(), "write a Chrome/Perfetto timeline to FILE.json")
+      ("timeline-events", po::value<std::uint64_t>()->default_value(4'000'000),
+       "events the timeline keeps (shared evenly by the SMs; later ones are dropped)")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
       ("quiet,q", po::bool_switch(), "no progress bar");
   const Usage usage{
       "warpsim run --arch <preset|file.textproto> [--set path=value ...]\n"
       "                   (--workload <name> [--param k=v ...] | --trace <file>)\n"
-      "                   [--json FILE] [--csv FILE] [--timeline FILE.json] [--threads N] "
-      "[--quiet]",
+      "                   [--json FILE] [--csv FILE] [--timeline FILE.json [--timeline-events N]]\n"
+      "                   [--threads N] [--quiet]",
       "Simulates a workload model or a trace on an architecture and reports Nsight Compute-named\n"
       "metrics per kernel. `warpsim workload list` names the models."};
   const auto vm = parse_args(args, options, {}, usage, io);
@@ -97,7 +99,13 @@ int run_command(const Args& args, CommandIo& io) {
   auto csv = open_output(*vm, "csv");
   auto timeline_file = open_output(*vm, "timeline");
   std::unique_ptr<gpu::Timeline> timeline;
-  if (timeline_file) timeline = std::make_unique<gpu::Timeline>(config.sms, config.sm_mhz);
+  const std::uint64_t timeline_events = vm->at("timeline-events").as<std::uint64_t>();
+  if (timeline_events == 0) {
+    throw InputError("--timeline-events: expected at least 1 event, got 0");
+  }
+  if (timeline_file) {
+    timeline = std::make_unique<gpu::Timeline>(config.sms, config.sm_mhz, timeline_events);
+  }
 
   ProgressBar bar(io.err, io.err_is_terminal && !vm->at("quiet").as<bool>());
   gpu::SimulationOptions sim;
@@ -138,7 +146,15 @@ int run_command(const Args& args, CommandIo& io) {
   stats::write_text(report, io.out);
   if (json) stats::write_json(report, *json);
   if (csv) stats::write_csv(report, *csv);
-  if (timeline) timeline->write(*timeline_file);
+  if (timeline) {
+    timeline->write(*timeline_file);
+    if (timeline->dropped() > 0) {
+      io.err << "warpsim run: warning: the timeline kept " << timeline->recorded()
+             << " events and dropped " << timeline->dropped()
+             << " (each SM's share of --timeline-events " << timeline_events
+             << " ran out); raise --timeline-events to keep them\n";
+    }
+  }
   return kExitOk;
 }
 

@@ -42,6 +42,29 @@ TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
   EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(read(timeline), &trace).ok());
 }
 
+TEST(CliRun, ATimelineBeyondItsEventBudgetKeepsTheFirstAndSaysSo) {
+  const auto dir = std::filesystem::temp_directory_path() / "warpsim_run_timeline_budget";
+  std::filesystem::create_directories(dir);
+  const auto timeline = dir / "timeline.json";
+  const auto r = run_cli({"run", "--workload", "copy", "--param", "n=65536", "--timeline",
+                          timeline.string(), "--timeline-events", "1320", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("raise --timeline-events"), std::string::npos) << r.err;
+  google::protobuf::Struct trace;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(read(timeline), &trace).ok());
+  EXPECT_GT(trace.fields().at("otherData").struct_value().fields().at("dropped_events").number_value(),
+            0);
+  // Enough room: no warning.
+  const auto all = run_cli({"run", "--workload", "copy", "--param", "n=4096", "--timeline",
+                            timeline.string(), "--quiet"});
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(all.err.find("raise --timeline-events"), std::string::npos) << all.err;
+  EXPECT_EQ(run_cli({"run", "--workload", "copy", "--timeline", timeline.string(),
+                     "--timeline-events", "0"})
+                .status,
+            2);
+}
+
 TEST(CliRun, SetOverridesTheDescription) {
   const auto a = run_cli({"run", "--workload", "copy", "--param", "n=4096", "--quiet"});
   const auto b = run_cli({"run", "--workload", "copy", "--param", "n=4096", "--quiet", "--set",
