@@ -31,36 +31,20 @@ class ModuloHash final : public AddressHash {
   std::uint64_t slices_;
 };
 
+// "xor_fold" and, with `even`, "xor_fold_even": a fold at or above the slice count goes to a slice
+// picked by a mix of the whole line index instead of the fold mod slices.
 class XorFoldHash final : public AddressHash {
  public:
-  explicit XorFoldHash(const AddressHashConfig& config)
+  XorFoldHash(const AddressHashConfig& config, bool even)
       : AddressHash(config),
         slices_(config.slices),
-        chunk_bits_(std::max(1, static_cast<int>(std::bit_width(config.slices - 1)))) {}
-
- protected:
-  std::uint32_t slice_of_line(std::uint64_t line_index) const override {
-    return static_cast<std::uint32_t>(xor_fold_line(line_index, chunk_bits_) % slices_);
-  }
-
- private:
-  std::uint64_t slices_;
-  int chunk_bits_;
-};
-
-// xor_fold with an even share per slice: a fold below the slice count is the slice; one above
-// it (8 of every 128 values with 120 slices) goes to a slice picked by a mix of the whole index.
-class XorFoldEvenHash final : public AddressHash {
- public:
-  explicit XorFoldEvenHash(const AddressHashConfig& config)
-      : AddressHash(config),
-        slices_(config.slices),
-        chunk_bits_(std::max(1, static_cast<int>(std::bit_width(config.slices - 1)))) {}
+        chunk_bits_(std::max(1, static_cast<int>(std::bit_width(config.slices - 1)))),
+        even_(even) {}
 
  protected:
   std::uint32_t slice_of_line(std::uint64_t line_index) const override {
     const std::uint64_t folded = xor_fold_line(line_index, chunk_bits_);
-    if (folded < slices_) return static_cast<std::uint32_t>(folded);
+    if (folded < slices_ || !even_) return static_cast<std::uint32_t>(folded % slices_);
     std::uint64_t q = line_index;
     q ^= q >> 33;
     q *= 0xff51afd7ed558ccdULL;
@@ -71,6 +55,7 @@ class XorFoldEvenHash final : public AddressHash {
  private:
   std::uint64_t slices_;
   int chunk_bits_;
+  bool even_;
 };
 
 class RotatedHash final : public AddressHash {
@@ -113,9 +98,10 @@ PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry() {
   static PolicyRegistry<AddressHash, const AddressHashConfig&> registry = [] {
     PolicyRegistry<AddressHash, const AddressHashConfig&> r("address hash");
     r.add("modulo", [](const AddressHashConfig& c) { return std::make_unique<ModuloHash>(c); });
-    r.add("xor_fold", [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c); });
+    r.add("xor_fold",
+          [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c, false); });
     r.add("xor_fold_even",
-          [](const AddressHashConfig& c) { return std::make_unique<XorFoldEvenHash>(c); });
+          [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c, true); });
     r.add("rotated", [](const AddressHashConfig& c) { return std::make_unique<RotatedHash>(c); });
     return r;
   }();

@@ -30,8 +30,9 @@ __device__ __forceinline__ long long stamp() {
   return t;
 }
 
+// The twin's kernel (workloads/cuda/transpose.cu, w_transpose_tiled<1>), repeated here so that the
+// probe builds alone. n is the row pitch in floats.
 __global__ void probe_plain(const float* __restrict__ in, float* __restrict__ out, int n) {
-  // n is the row pitch in floats.
   __shared__ float tile[kTile][kTile + 1];
   int x = blockIdx.x * kTile + threadIdx.x;
   int y = blockIdx.y * kTile + threadIdx.y;
