@@ -2,8 +2,9 @@
 """Summarises the burst probe's rows (burst.cu): per file, the warps that ran and, for each
 phase, the p10 / median / p90 of its cycles and when the SM's first warp finished it, counted
 from the SM's first entry (median over SMs).
-  burst_summary.py OUT_DIR/burst_*.tsv"""
+  burst_summary.py OUT_DIR/burst_*.tsv[.gz]"""
 import csv
+import gzip
 import statistics
 import sys
 
@@ -14,7 +15,9 @@ def pct(values, q):
 
 
 def summarise(path):
-    rows = [{k: int(v) for k, v in r.items()} for r in csv.DictReader(open(path), delimiter="\t")]
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        rows = [{k: int(v) for k, v in r.items()} for r in csv.DictReader(f, delimiter="\t")]
     if not rows:
         return f"{path}: no warps"
     by_sm = {}
