@@ -155,6 +155,7 @@ void Lsu::run_stage_cycle(engine::Cycle at) {
     return;
   }
   int budget = config_.l1_tag_sectors_per_cycle;
+  int line_budget = config_.l1_tag_lines_per_cycle;  // 0: no limit
   while (true) {
     if (sectors_left_ > 0) {
       const int take = std::min(budget, sectors_left_);
@@ -177,7 +178,7 @@ void Lsu::run_stage_cycle(engine::Cycle at) {
       return;
     }
     sectors_left_ = popcount8(request.lines.lines[static_cast<std::size_t>(line_index_)].sectors);
-    if (budget == 0) {
+    if (budget == 0 || --line_budget == 0) {
       next_stage_ = at + 1;
       return;
     }

@@ -5,7 +5,9 @@
 // Timing. An instruction is coalesced at issue (Coalescer: its 128 B lines with their 32 B
 // sectors) and waits in its sub-partition's queue; the tag stage takes one instruction at a time
 // (round robin over the sub-partitions) and looks up `l1_tag_sectors_per_cycle` sectors per cycle,
-// at least one cycle per instruction, so 32 sectors take 8 cycles at 4 per cycle. A line is looked
+// at least one cycle per instruction, so 32 sectors take 8 cycles at 4 per cycle, and at most
+// `l1_tag_lines_per_cycle` lines per cycle when set (one on the H200: a warp load touching n lines
+// takes n cycles, validate/reference/h200/l1_lines.tsv). A line is looked
 // up in the cycle its last sector is processed:
 //  - load: sectors valid and not in flight hit, ready l1_hit_latency_cycles later; the others wait
 //    on the line's MSHR entry (merging into one already in flight, else allocating one), and the

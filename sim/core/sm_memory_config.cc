@@ -51,6 +51,7 @@ void SmMemoryConfig::validate() const {
   require_range(l1_hit_latency_cycles, "l1_hit_latency_cycles", 1, kBig);
   require_range(l1_fill_latency_cycles, "l1_fill_latency_cycles", 0, kBig);
   require_range(l1_tag_sectors_per_cycle, "l1_tag_sectors_per_cycle", 1, 64);
+  require_range(l1_tag_lines_per_cycle, "l1_tag_lines_per_cycle", 0, 64);
   require_range(l1_mshr_entries, "l1_mshr_entries", 1, 65536);
   require_range(l1_mshr_merge_slots, "l1_mshr_merge_slots", 1, 255);
   require(l1_max_sectors_in_flight == 0 || l1_max_sectors_in_flight >= 4,

@@ -68,6 +68,8 @@ struct SmMemoryConfig {
   int l1_fill_latency_cycles = 0;
   /// Sectors the tag stage looks up per cycle (128 B/clk → 4 sectors on Hopper).
   int l1_tag_sectors_per_cycle = 4;
+  /// Lines the tag stage looks up per cycle; 0: as many as the sector budget allows.
+  int l1_tag_lines_per_cycle = 0;
   /// Miss status holding registers: lines (or atomic requests) in flight at once (assumed).
   int l1_mshr_entries = 256;
   /// Instructions that may wait on one MSHR entry (its first included) (assumed).

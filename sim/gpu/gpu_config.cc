@@ -214,6 +214,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (l1.has_max_sectors_in_flight()) {
     m.l1_max_sectors_in_flight = static_cast<int>(l1.max_sectors_in_flight());
   }
+  if (l1.has_tag_lines_per_cycle()) {
+    m.l1_tag_lines_per_cycle = static_cast<int>(l1.tag_lines_per_cycle());
+  }
   if (l1.has_bandwidth_bytes_per_clk() && m.l1_sector_bytes > 0) {
     m.l1_tag_sectors_per_cycle =
         std::max(1, static_cast<int>(l1.bandwidth_bytes_per_clk()) / m.l1_sector_bytes);
@@ -268,6 +271,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.fetch_sectors = l2.sector_bytes() / 32;
   }
   ms.l2.partial_write_cycles = l2.partial_write_cycles();
+  ms.l2.partial_write_request_cycles = l2.partial_write_request_cycles();
+  ms.l2.partition_link_bytes_per_cycle = l2.partition_link_bytes_per_clk();
+  ms.l2.slices = ms.l2_slices;
   if (l2.partial_lines() != 0) {
     const std::uint32_t ways = l2.partial_line_ways();
     // Each slice's share, whole sets of `ways` (arch checks: ways > 0, at least a set a slice).

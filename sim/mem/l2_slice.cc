@@ -39,6 +39,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
       partial_(config.partial_lines, this->name() + ".partial_lines"),
       mshr_(config.mshr, this->name()),
       lookup_rate_(config.sectors_per_cycle),
+      link_rate_(config.partition_link_bytes_per_cycle),
       coalescer_([&] {
         RequestCoalescerConfig c = config.coalescer;
         c.partitions = config.partitions;
@@ -192,10 +193,17 @@ void L2Slice::answer(const MemRequest& request, Cycle ready) {
 
 std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   const std::uint32_t sectors = sector_count(request.sector_mask);
-  if (request.op != MemOp::kWrite || config_.partial_write_cycles == 0) return sectors;
+  if (request.op != MemOp::kWrite ||
+      (config_.partial_write_cycles == 0 && config_.partial_write_request_cycles == 0)) {
+    return sectors;
+  }
   const std::uint32_t partial =
       sector_count(static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask));
-  return sectors - partial + partial * config_.partial_write_cycles * config_.sectors_per_cycle;
+  if (partial == 0) return sectors;
+  const std::uint32_t per_sector =
+      config_.partial_write_cycles == 0 ? 1 : config_.partial_write_cycles * config_.sectors_per_cycle;
+  return sectors - partial + partial * per_sector +
+         config_.partial_write_request_cycles * config_.sectors_per_cycle;
 }
 
 std::uint8_t L2Slice::widen(std::uint8_t sectors) const {
@@ -244,6 +252,10 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (!copy_hit && waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
   const std::uint32_t sectors = sector_count(request.sector_mask);
+  // What crosses to the other partition: a far read's data from its home, a far write's bytes.
+  link_cost_ = near || copy_hit ? 0
+               : std::uint64_t{request.op == MemOp::kRead ? sectors * 32u : request.write_bytes} *
+                     config_.slices;
   if (request.op == MemOp::kRead) {
     counters_.coalescable_sectors += sectors;
     coalescer_.lead(request, partition_of(request), now);
@@ -378,11 +390,17 @@ Cycle L2Slice::tick(Cycle now) {
   }
   take_fills(now);
   lookup_rate_.refill(now);
+  link_rate_.refill(now);
   Cycle next = kSleep;
   Lookup stall = Lookup::kDone;
   while (upstream_.request->has_message()) {
     if (!lookup_rate_.available()) {
       next = lookup_rate_.next_available(now);
+      break;
+    }
+    // A far request waits while the slice's share of the partition link is spent.
+    if (!link_rate_.available() && !is_near(upstream_.request->front().source_sm)) {
+      next = link_rate_.next_available(now);
       break;
     }
     const MemRequest& request = upstream_.request->front();
@@ -403,6 +421,7 @@ Cycle L2Slice::tick(Cycle now) {
       break;
     }
     lookup_rate_.consume(lookup_cost(request));
+    link_rate_.consume(static_cast<std::int64_t>(link_cost_));
     upstream_.request->pop();
     progress();
   }

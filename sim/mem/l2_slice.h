@@ -34,6 +34,18 @@
 // lines one SM reuses must fit in its near partition, and a footprint beyond half the L2 cannot
 // stay in both halves. The copy lookup is charged to the home's lookup bandwidth.
 //
+// The link between the partitions (`partition_link_bytes_per_cycle`): what a far request moves
+// across, a read's sectors answered from this home (not a copy's) or a write's bytes, is charged
+// to the slice's even share of the link's width (rate_limiter.h); while the share is spent, the
+// next far request waits at the head of the queue (near ones pass). On the H200 a stream of
+// full-line stores into the L2 moves 2.3 KB per cycle, half of it to the far partition
+// (validate/reference/h200/dirty_l2.tsv), which the L2's slices alone would exceed by a third.
+//
+// Writes that carry partially written sectors hold the lookup pipeline for
+// `partial_write_request_cycles` once and `partial_write_cycles` per such sector (the
+// read-modify-write of the sector under its ECC): on the H200 a one-sector 4-byte store costs a
+// slice about 3.9 cycles, a four-sector one about 6.3 (partial_scatter.tsv, partial_writes.tsv).
+//
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
 // notes every line that stores leave partly written; a line the record gives up is written back
 // after a DRAM read of its partial sectors (the DRAM's ECC covers whole sectors) and kept, clean;
@@ -49,7 +61,8 @@
 // lts__t_sectors_op_read / _write / _atom / _red.
 //
 // Left out: data, the L2's point of coherence duties (L1 invalidations), compression, residency
-// controls (persisting lines), the ECC / tag pipeline structure, and bandwidth of the fill path.
+// controls (persisting lines), the ECC / tag pipeline structure, bandwidth of the fill path, the
+// link's latency (in the far hit latency) and its sharing between slices (an even split).
 #pragma once
 
 #include <cstdint>
@@ -80,6 +93,9 @@ struct L2SliceConfig {
   /// Cycles a partially written sector holds the lookup pipeline (read-modify-write of the
   /// sector's ECC word in the data array); 0: the normal 1 / sectors_per_cycle.
   std::uint32_t partial_write_cycles = 0;
+  /// Cycles a write request with partially written sectors holds the lookup pipeline once,
+  /// besides partial_write_cycles per such sector; 0: none.
+  std::uint32_t partial_write_request_cycles = 0;
   /// The record of lines written in part (partial_lines.h); 0 entries: none, such lines stay
   /// until evicted and are written back without a read.
   PartialLinesConfig partial_lines{};
@@ -92,6 +108,11 @@ struct L2SliceConfig {
   std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
   bool far_read_copies = false;                 ///< far reads leave a copy in the near partition
   bool far_write_copies = false;                ///< far plain writes leave one too (clean)
+  /// Data bytes per L2 cycle that may cross between the partitions, all slices together (a far
+  /// read's sectors answered from their home, a far write's bytes); 0: unlimited. Each slice
+  /// takes an even share (`slices` of them).
+  std::uint32_t partition_link_bytes_per_cycle = 0;
+  std::uint32_t slices = 1;  ///< slices sharing partition_link_bytes_per_cycle
   RequestCoalescerConfig coalescer{};           ///< reads joining reads in flight (0 entries: none)
 };
 
@@ -196,7 +217,8 @@ class L2Slice final : public engine::Component {
   std::uint32_t outbound_needed(const MemRequest& request) const;
   Lookup lookup(const MemRequest& request, engine::Cycle now);
   /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
-  /// sectors_per_cycle per partially written sector when partial_write_cycles is set.
+  /// sectors_per_cycle per partially written sector when partial_write_cycles is set, and
+  /// partial_write_request_cycles × sectors_per_cycle once for a request with such sectors.
   std::uint32_t lookup_cost(const MemRequest& request) const;
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
@@ -214,6 +236,8 @@ class L2Slice final : public engine::Component {
   PartialLines partial_;
   MshrTable mshr_;
   RateLimiter lookup_rate_;
+  RateLimiter link_rate_;       // this slice's share of the partition link, bytes × slices
+  std::uint64_t link_cost_ = 0;  // what the last lookup sent across the link, bytes × slices
   RequestCoalescer coalescer_;
   MemLink upstream_{};
   MemLink downstream_{};

@@ -152,6 +152,23 @@ TEST(CoreLsu, FullMshrTableBackPressuresTheLsu) {
   EXPECT_GE(bench.counters().tag_stage_stalls, 1u);
 }
 
+TEST(CoreLsu, TheTagStageLooksUpOneLinePerCycleWhenSoLimited) {
+  SmMemoryConfig config;
+  config.l1_tag_lines_per_cycle = 1;
+  Bench bench(config);
+  bench.add(0, kLdg, strided(0x10000, 128));                       // warm 32 lines' sector 0
+  bench.add(0, kLdg, strided(0x10000, 4));                         // and all of the first line
+  const auto wide = bench.add(1000, kLdg, strided(0x10000, 128));  // 32 lines: 32 cycles
+  // One whole line (four sectors) still takes one cycle, queued behind the wide access.
+  const auto line = bench.add(1000, kLdg, strided(0x10000, 4), 0xffffffffu, 1);
+  // Eight lanes over eight lines: eight cycles where the sector budget alone would take two.
+  const auto eight = bench.add(1000, kLdg, strided(0x10000, 128), 0xffu, 2);
+  bench.run();
+  EXPECT_EQ(bench.done(wide), 1000 + 31 + kHit);
+  EXPECT_EQ(bench.done(line), 1000 + 32 + kHit);
+  EXPECT_EQ(bench.done(eight), 1000 + 33 + 7 + kHit);
+}
+
 TEST(CoreLsu, TheSectorBudgetHoldsALoadUntilFillsMakeRoom) {
   SmMemoryConfig config;
   config.l1_max_sectors_in_flight = 8;  // two whole lines

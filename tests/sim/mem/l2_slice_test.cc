@@ -217,6 +217,45 @@ TEST(MemL2Slice, LookupBandwidthSpacesRequests) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(b.sm.received_at.at(i), 1u + 20 + 2 * i) << i;
 }
 
+TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
+  L2SliceConfig c = small_config();
+  c.sectors_per_cycle = 2;
+  c.partial_writes_fetch = false;
+  c.partial_write_cycles = 1;
+  c.partial_write_request_cycles = 3;
+  Bench b(c);
+  b.slice.warm(512, kAllSectors);
+  b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));    // 3 + 1 cycles
+  b.sm.push(0, MemRequest::write(128, 0b0011, 8, 1, 0));  // 3 + 2 cycles
+  b.sm.push(0, MemRequest::write(256, 0b0001, 32, 2, 0));  // a whole sector: half a cycle
+  b.sm.push(0, read(512, kAllSectors, 3));
+  b.engine.run();
+  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
+  EXPECT_EQ(b.sm.received_at.at(1), 1u + 4 + 20);
+  EXPECT_EQ(b.sm.received_at.at(2), 1u + 4 + 5 + 20);
+  EXPECT_EQ(b.sm.received_at.at(3), 1u + 4 + 5 + 20);  // the same cycle: a sector is half of it
+}
+
+TEST(MemL2Slice, FarTrafficWaitsForItsShareOfThePartitionLink) {
+  L2SliceConfig c = small_config();
+  c.partition_link_bytes_per_cycle = 64;
+  c.slices = 2;  // this slice's share: 32 bytes per cycle
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  b.slice.warm(128, kAllSectors);
+  for (int i = 0; i < 3; ++i) b.sm.push(0, read(0, kAllSectors, i, 1));  // 128 bytes across
+  b.sm.push(0, read(128, kAllSectors, 3, 0));  // near: the link does not hold it
+  b.sm.push(0, MemRequest::write(128, 0b0001, 16, 4, 1));  // far: 16 bytes across
+  b.sm.push(0, read(0, 0b0001, 5, 1));
+  b.engine.run();
+  EXPECT_EQ(b.sm.received_at.at(0), 1u + 30);
+  EXPECT_EQ(b.sm.received_at.at(1), 5u + 30);
+  EXPECT_EQ(b.sm.received_at.at(2), 9u + 30);
+  EXPECT_EQ(b.sm.received_at.at(3), 10u + 20);
+  EXPECT_EQ(b.sm.received_at.at(4), 13u + 30);
+  EXPECT_EQ(b.sm.received_at.at(5), 13u + 30);  // 16 + 2 bytes leave the share positive
+}
+
 TEST(MemL2Slice, DirtyEvictionsAreWrittenBack) {
   Bench b(small_config());
   // Lines 0, 1024, 2048, ... share set 0 (8 sets of 128 bytes).
