@@ -12,8 +12,8 @@
 //                the slice count still spread).
 //   "xor_fold_even" - xor_fold, but a fold at or above the slice count goes to a slice picked by
 //                a mix of the whole line index, so every slice takes the same share (xor_fold
-//                loads slices 0-7 of 120 twice: the H200 preset keeps it, validate/README.md
-//                says why); the same as xor_fold for a power-of-two slice count.
+//                loads slices 0-7 of 120 twice; the GH100 presets use this one, their
+//                descriptions say why); the same as xor_fold for a power-of-two slice count.
 //   "rotated"  - slice = (line index + h(line index / slices)) mod slices, h a murmur3-style
 //                mix: every aligned run of `slices` consecutive lines visits every slice once
 //                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a

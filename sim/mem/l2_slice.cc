@@ -193,17 +193,14 @@ void L2Slice::answer(const MemRequest& request, Cycle ready) {
 
 std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   const std::uint32_t sectors = sector_count(request.sector_mask);
-  if (request.op != MemOp::kWrite ||
-      (config_.partial_write_cycles == 0 && config_.partial_write_request_cycles == 0)) {
-    return sectors;
-  }
+  if (request.op != MemOp::kWrite) return sectors;
   const std::uint32_t partial =
       sector_count(static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask));
   if (partial == 0) return sectors;
-  const std::uint32_t per_sector =
-      config_.partial_write_cycles == 0 ? 1 : config_.partial_write_cycles * config_.sectors_per_cycle;
-  return sectors - partial + partial * per_sector +
-         config_.partial_write_request_cycles * config_.sectors_per_cycle;
+  const std::uint32_t spc = config_.sectors_per_cycle;
+  const std::uint32_t per_partial =
+      config_.partial_write_cycles == 0 ? 1 : config_.partial_write_cycles * spc;
+  return sectors - partial + partial * per_partial + config_.partial_write_request_cycles * spc;
 }
 
 std::uint8_t L2Slice::widen(std::uint8_t sectors) const {
@@ -252,10 +249,13 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (!copy_hit && waits && !mshr_.can_add_target(entry)) return Lookup::kNoMshr;
 
   const std::uint32_t sectors = sector_count(request.sector_mask);
-  // What crosses to the other partition: a far read's data from its home, a far write's bytes.
-  link_cost_ = near || copy_hit ? 0
-               : std::uint64_t{request.op == MemOp::kRead ? sectors * 32u : request.write_bytes} *
-                     config_.slices;
+  // What crosses to the other partition (a far read's data from its home, a far write's bytes)
+  // takes the slice's share of the link: bytes x slices against the link's whole width.
+  if (!near && !copy_hit) {
+    const std::uint32_t bytes = request.op == MemOp::kRead ? sectors * kSectorBytes
+                                                            : request.write_bytes;
+    link_rate_.consume(static_cast<std::int64_t>(bytes) * config_.slices);
+  }
   if (request.op == MemOp::kRead) {
     counters_.coalescable_sectors += sectors;
     coalescer_.lead(request, partition_of(request), now);
@@ -421,7 +421,6 @@ Cycle L2Slice::tick(Cycle now) {
       break;
     }
     lookup_rate_.consume(lookup_cost(request));
-    link_rate_.consume(static_cast<std::int64_t>(link_cost_));
     upstream_.request->pop();
     progress();
   }

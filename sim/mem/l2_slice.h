@@ -236,8 +236,7 @@ class L2Slice final : public engine::Component {
   PartialLines partial_;
   MshrTable mshr_;
   RateLimiter lookup_rate_;
-  RateLimiter link_rate_;       // this slice's share of the partition link, bytes × slices
-  std::uint64_t link_cost_ = 0;  // what the last lookup sent across the link, bytes × slices
+  RateLimiter link_rate_;  // this slice's share of the partition link, bytes × slices
   RequestCoalescer coalescer_;
   MemLink upstream_{};
   MemLink downstream_{};
