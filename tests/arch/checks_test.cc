@@ -158,9 +158,9 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(violations("b200", {"l2.partial_lines=100000"}),
               ElementsAre(HasSubstr("l2.partial_line_ways (unset) must be at least 1 with "
                                     "l2.partial_lines = 100000")));
-  EXPECT_THAT(h200_violations({"l2.partial_lines=200"}),
-              ElementsAre(HasSubstr("l2.partial_lines = 200 leaves a slice less than one set of "
-                                    "l2.partial_line_ways = 2 over l2.slices = 120")));
+  EXPECT_THAT(h200_violations({"l2.partial_lines=150"}),
+              ElementsAre(HasSubstr("l2.partial_lines = 150 leaves a slice less than one set of "
+                                    "l2.partial_line_ways = 2 over l2.slices = 96")));
   EXPECT_THAT(h200_violations({"l2.far_read_copies=false"}),
               ElementsAre(HasSubstr("l2.far_write_copies = true needs l2.far_read_copies")));
   EXPECT_TRUE(h200_violations({"l2.far_read_copies=false", "l2.far_write_copies=false"}).empty());

@@ -105,7 +105,7 @@ TEST(ArchLoader, FileInheritsAFileRelativeToItself) {
   const LoadedSpec child = load_spec(file);
   EXPECT_EQ(child.spec.name(), "Child");
   EXPECT_EQ(child.spec.l2().ways(), 8u);
-  EXPECT_EQ(child.spec.l2().slices(), 100u);
+  EXPECT_EQ(child.spec.l2().slices(), 80u);
   EXPECT_EQ(child.provenance.origin("name"), file + ":2");
 }
 

@@ -43,8 +43,8 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.dram_geometry.channels, 192u);  // 96 channels x 2 pseudo-channels
   EXPECT_EQ(c.memory.dram.bytes_per_cycle, 8u);
   EXPECT_EQ(c.memory.dram.burst_length, 8u);
-  EXPECT_EQ(c.memory.l2_slices, 120u);
-  EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 120);
+  EXPECT_EQ(c.memory.l2_slices, 96u);
+  EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 96);
   EXPECT_TRUE(c.memory.l2.far_read_copies);
   EXPECT_TRUE(c.memory.l2.far_write_copies);
   // Load-to-use 276 cycles (fitted) = 2 port cycles + 2 x NoC 80 + the slice's 114.
