@@ -26,7 +26,8 @@ struct Launch {
   int mb;
 };
 constexpr Launch kLaunches[] = {{1, 1}, {1, 4}, {1, 8}, {1, 16}, {1, 32},
-                                {8, 1}, {8, 2}, {8, 4}, {8, 8}, {8, 16}};
+                                {8, 1}, {8, 2}, {8, 4}, {8, 8}, {8, 16},
+                                {8, 24}, {8, 32}, {8, 48}, {8, 64}};
 
 // Store slot i: warp w = i / 32 and lane l = i % 32 write line (group * 32 + l), where a group of
 // 32 lines takes 4 warps (words 1: warp k of the group writes word 0 of sector k) or 32 warps
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
     for (const Launch& x : kLaunches) std::printf("%d\t%d\n", x.words, x.mb);
     return 0;
   }
-  const size_t max_bytes = 32 * kMB;
+  const size_t max_bytes = 64 * kMB;
   float* p = nullptr;
   TWIN_CHECK(cudaMalloc(&p, max_bytes));
   TWIN_CHECK(cudaMemset(p, 0, max_bytes));
