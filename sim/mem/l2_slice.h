@@ -43,8 +43,9 @@
 //
 // Writes that carry partially written sectors hold the lookup pipeline for
 // `partial_write_request_cycles` once and `partial_write_cycles` per such sector (the
-// read-modify-write of the sector under its ECC): on the H200 a one-sector 4-byte store costs a
-// slice about 3.9 cycles, a four-sector one about 6.3 (partial_scatter.tsv, partial_writes.tsv).
+// read-modify-write of the sector under its ECC): on the H200 a one-sector 4-byte store costs
+// each of its 96 slices about 3.1 cycles, a four-sector one about 5.0 (partial_scatter.tsv,
+// partial_writes.tsv).
 //
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
 // notes every line that stores leave partly written; a line the record gives up is written back
