@@ -24,7 +24,7 @@ constexpr int kMaxWarps = 32;
 
 __device__ __forceinline__ float load_ca(const float* p) {
   float v;
-  asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+  asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
   return v;
 }
 
@@ -32,8 +32,7 @@ __device__ __forceinline__ float load_shared(const float* p) {
   float v;
   asm volatile("ld.shared.f32 %0, [%1];"
                : "=f"(v)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
-               : "memory");
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
   return v;
 }
 
@@ -43,11 +42,12 @@ __device__ __forceinline__ long long stamp() {
   return t;
 }
 
-// 32 lines of 128 bytes: lane l reads the first word of line l (plus a word offset per access).
+// 32 lines of 128 bytes: lane l reads a word of line l, a different word for each access (ptxas
+// merges loads of one address), never two in a row from one 16-byte chunk.
 __global__ void probe_lsu(const float* __restrict__ buf, float* sink, long long* out) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
   float acc = load_ca(buf + lane * 32);
-  for (int i = 1; i < 8; ++i) acc += load_ca(buf + lane * 32 + i);
+  for (int i = 1; i < 32; ++i) acc += load_ca(buf + lane * 32 + i);
   if (acc == 1234.5f) *sink = acc;  // waits for the warm-up loads
   __syncthreads();
   float v[kAccesses];
@@ -55,7 +55,7 @@ __global__ void probe_lsu(const float* __restrict__ buf, float* sink, long long*
   t[0] = stamp();
 #pragma unroll
   for (int i = 0; i < kAccesses; ++i) {
-    v[i] = load_ca(buf + lane * 32 + i % 8);
+    v[i] = load_ca(buf + lane * 32 + (i % 4) * 8 + i / 4);
     t[i + 1] = stamp();
   }
   float sum = 0;
@@ -67,7 +67,8 @@ __global__ void probe_lsu(const float* __restrict__ buf, float* sink, long long*
   }
 }
 
-// 32 rows of 32 words; lane l reads row l's first word: every lane in bank 0, 32 wavefronts.
+// 32 rows of 32 words; access i: lane l reads word i of row (l + i) % 32, every lane in bank i, 32
+// wavefronts.
 __global__ void probe_mio(float* sink, long long* out) {
   __shared__ float rows[32 * 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
@@ -78,7 +79,7 @@ __global__ void probe_mio(float* sink, long long* out) {
   t[0] = stamp();
 #pragma unroll
   for (int i = 0; i < kAccesses; ++i) {
-    v[i] = load_shared(rows + lane * 32);
+    v[i] = load_shared(rows + ((lane + i) % 32) * 32 + i);
     t[i + 1] = stamp();
   }
   float sum = 0;
