@@ -135,24 +135,33 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
 }
 
 void Sm::wake_throttled(Cycle now) {
+  // A queue that has room takes the warp of its sub-partition that has waited longest for it (the
+  // H200's LSU and MIO queues admit the warps they refused in turn, validate/reference/h200/
+  // lsu_queue.tsv), so the warp scheduler's priorities do not decide which warp gets a slot.
   for (int s = 0; s < smsps_; ++s) {
     WarpMask& waiting = throttled_[static_cast<std::size_t>(s)];
     if (waiting == 0) continue;
-    // Whether each queue has room (asked once: nothing changes the pipeline in this loop).
-    std::array<std::int8_t, 4> room{-1, -1, -1, -1};
+    std::array<int, 4> first{-1, -1, -1, -1};  // per queue: the longest-waiting warp
+    std::array<int, 4> count{};                 // per queue: the warps waiting
     for (WarpMask m = waiting; m != 0; m &= m - 1) {
       const int slot = std::countr_zero(m);
       Warp& w = warps_[static_cast<std::size_t>(slot)];
-      bool wake_now = !w.resident || w.refused == PipelineBackpressure::kNone;
-      if (!wake_now) {
-        std::int8_t& known = room[static_cast<std::size_t>(w.refused)];
-        if (known < 0) known = pipeline_->has_room(w.refused, s) ? 1 : 0;
-        wake_now = known != 0;
-      }
-      if (wake_now) {
+      if (!w.resident || w.refused == PipelineBackpressure::kNone) {
         waiting &= ~(WarpMask{1} << slot);
         if (w.resident) lower_ready(slot, s, now);
+        continue;
       }
+      ++count[static_cast<std::size_t>(w.refused)];
+      int& f = first[static_cast<std::size_t>(w.refused)];
+      if (f < 0 || w.refused_at < warps_[static_cast<std::size_t>(f)].refused_at) f = slot;
+    }
+    for (std::size_t kind = 0; kind < first.size(); ++kind) {
+      const int slot = first[kind];
+      if (slot < 0 || !pipeline_->has_room(static_cast<PipelineBackpressure>(kind), s)) continue;
+      waiting &= ~(WarpMask{1} << slot);
+      lower_ready(slot, s, now);
+      // The next in line is asked next cycle, should the queue still have room.
+      if (count[kind] > 1) wake_hint_ = std::min(wake_hint_, now + 1);
     }
   }
 }
@@ -197,7 +206,9 @@ Cycle Sm::tick(Cycle now) {
     const int slot = issued_slots_[static_cast<std::size_t>(i)];
     Warp& w = warps_[static_cast<std::size_t>(slot)];
     if (!w.resident) continue;
+    refusal_ = PipelineBackpressure::kNone;
     if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
+    w.refused = refusal_;  // a refusal here puts it in its queue's line (wake_throttled)
     if (w.resident) {
       const Cycle ready = ready_at_[static_cast<std::size_t>(slot)];
       next = std::min(next, ready);

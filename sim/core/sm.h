@@ -12,6 +12,11 @@
 // the reason it is charged and since when, and the charge is made in bulk when the reason changes
 // or the warp retires, so the per-reason warp-cycles sum to the resident warp-cycles.
 //
+// Memory queues: a warp whose memory instruction the pipeline refuses (a full LSU or MIO queue)
+// sleeps until the queue has room, and the queue then takes the warps of that sub-partition in the
+// order they were refused, whatever the warp scheduler's priorities (the H200 shares a full
+// queue's slots out among its warps in turn, validate/reference/h200/lsu_queue.tsv).
+//
 // Retirement: a warp whose stream ends, or that executes EXIT with all its remaining lanes,
 // retires once its memory operations completed (stall `drain` meanwhile); a CTA retires with its
 // last warp, freeing its registers, shared memory, warps and slot, and a CtaRetired message goes
@@ -140,7 +145,8 @@ class Sm final : public engine::Component, private CompletionSink {
   }
   // Recomputes smsp_next_[s] from ready_at_ for the SMSPs in `smsps` (bit s).
   void refresh_smsp_next(unsigned smsps);
-  // Wakes the warps asleep on a full pipeline queue that now has room (after advance()).
+  // Wakes, per sub-partition and queue with room, the warp that has waited longest for it (after
+  // advance()).
   void wake_throttled(engine::Cycle now);
   // Copies `c`'s trace into the slot's storage from trace_arena_ and points the CTA's warps
   // (already placed) at the copy.

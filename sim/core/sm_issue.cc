@@ -137,8 +137,11 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     Cycle& ready_at = ready_at_[static_cast<std::size_t>(slot)];
     const std::uint64_t lowered_before = lower_count_;
     Warp& w = warps_[static_cast<std::size_t>(slot)];
+    // A refused warp waits for its queue until wake_throttled takes it out of the line, even if
+    // something else (a completion) made it due meanwhile, and while the queue is still full.
     if (w.refused != PipelineBackpressure::kNone &&
-        still_full[static_cast<std::size_t>(w.refused)]) {
+        (still_full[static_cast<std::size_t>(w.refused)] ||
+         (throttled_[w.smsp] & (WarpMask{1} << slot)) != 0)) {
       throttled_[w.smsp] |= WarpMask{1} << slot;
       ready_at = kSleep;
       continue;
@@ -299,6 +302,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
       const PipelineBackpressure bp = pipeline_->can_accept(*d.info, w.smsp);
       if (bp != PipelineBackpressure::kNone) {
         refusal_ = bp;
+        if (w.refused == PipelineBackpressure::kNone) w.refused_at = now;
         throttled_[w.smsp] |= WarpMask{1} << slot;
         return block(w, slot, now, throttle_reason(bp), kSleep);
       }

@@ -23,10 +23,13 @@ struct SmMemoryConfig {
   int sub_partitions = 4;
 
   // ---- MIO: shared memory, shuffles, constant loads ----
-  /// Instructions one SMSP may have waiting for the MIO data path (assumed).
-  int mio_queue_depth_per_smsp = 8;
-  /// Instructions the whole SM may have waiting for the MIO data path (assumed).
-  int mio_queue_depth_per_sm = 16;
+  /// Instructions one SMSP may have waiting for the MIO data path. Measured on the H200
+  /// (validate/reference/h200/lsu_queue.tsv): warps issuing 32-way conflicted LDS back to back are
+  /// refused after about 16 per sub-partition (2 warps each: 8 apiece; 4 each: 4-5 apiece).
+  int mio_queue_depth_per_smsp = 16;
+  /// Instructions the whole SM may have waiting for the MIO data path (the same probe: 64-72 in
+  /// all at 8 and 16 warps).
+  int mio_queue_depth_per_sm = 64;
   /// Load-to-use latency of a conflict-free shared-memory access, cycles (HARDWARE.md: 29.0).
   int shared_latency_cycles = 29;
   /// Shared-memory banks (HARDWARE.md: 32).
@@ -40,10 +43,13 @@ struct SmMemoryConfig {
   int constant_latency_cycles = 23;
 
   // ---- LSU: global, local and generic accesses ----
-  /// Instructions one SMSP may have waiting for the L1 tag stage (assumed).
-  int lsu_queue_depth_per_smsp = 8;
-  /// Instructions the whole SM may have waiting for the L1 tag stage (assumed).
-  int lsu_queue_depth_per_sm = 16;
+  /// Instructions one SMSP may have waiting for the L1 tag stage. Measured on the H200
+  /// (validate/reference/h200/lsu_queue.tsv): L1-resident loads of 32 lines each, issued back to
+  /// back, are refused after 16-17 per warp with one warp per sub-partition, 8-9 with two, 4-5
+  /// with four; one or two warps alone queue all 24 (left out: a lone sub-partition's larger share).
+  int lsu_queue_depth_per_smsp = 16;
+  /// Instructions the whole SM may have waiting for the L1 tag stage (the same probe: about 64).
+  int lsu_queue_depth_per_sm = 64;
 
   // ---- L1 (unified with shared memory) ----
   /// Bytes of the unified L1 / shared-memory array (HARDWARE.md: 256 KB on H100/H200). The L1

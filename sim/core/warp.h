@@ -70,6 +70,7 @@ struct Warp {
   /// The memory pipeline's refusal at the last evaluation (kNone: not refused). A warp refused
   /// for a queue that another warp of its SMSP found still full this cycle is not re-evaluated.
   PipelineBackpressure refused = PipelineBackpressure::kNone;
+  engine::Cycle refused_at = 0;  ///< Cycle of its first refusal for the instruction it waits to issue.
   StallReason reason = StallReason::kNoInstruction;  ///< Charged since `since`.
   engine::Cycle since = 0;                           ///< First cycle not yet charged.
   engine::Cycle launched = 0;                        ///< Cycle it became resident.

@@ -69,6 +69,32 @@ TEST(CoreStall, PipelineBackpressureIsChargedToItsThrottle) {
   EXPECT_EQ(bench.sm().counters().stalls[StallReason::kMioThrottle], 29u);
 }
 
+// A full queue admits the warps it refused in the order they were refused (the H200's LSU and MIO
+// queues share their slots out in turn, validate/reference/h200/lsu_queue.tsv), not by the warp
+// scheduler's priority: warps 0 and 4 (both on sub-partition 0) alternate once both wait.
+TEST(CoreStall, FullQueueAdmitsTheLongestWaitingWarp) {
+  auto kernel = make_kernel(1, 256, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t i) {
+    if (i % 4 == 0) {
+      for (std::uint32_t k = 0; k < 3; ++k) {
+        w.mem("LDS", {gpr(10 + k)}, {gpr(4)}, traces::strided_addresses(w.current_mask(), 0, 4));
+      }
+    }
+    w.add("EXIT");
+  });
+  SmBench bench({}, 400, 30);
+  bench.pipeline().limit_in_flight(1, PipelineBackpressure::kMio);
+  bench.run(kernel);
+  // Warp 0 issues first; both are refused at cycle 1, the tie going to the lower slot; warp 0's
+  // third load is refused at 31, after warp 4's first refusal, so warp 4 goes next.
+  const std::vector<Cycle> first = bench.observer().issue_cycles(0);
+  const std::vector<Cycle> second = bench.observer().issue_cycles(4);
+  ASSERT_GE(first.size(), 3u);
+  ASSERT_GE(second.size(), 3u);
+  EXPECT_EQ(std::vector<Cycle>(first.begin(), first.begin() + 3), (std::vector<Cycle>{0, 30, 90}));
+  EXPECT_EQ(std::vector<Cycle>(second.begin(), second.begin() + 3),
+            (std::vector<Cycle>{60, 120, 150}));
+}
+
 TEST(CoreStall, TakenBranchAndSleepHoldTheWarp) {
   const SmCounters c = run_one_warp([](WarpBuilder& w) {
     w.add("BRA");
