@@ -46,7 +46,8 @@ struct SmMemoryConfig {
   /// Instructions one SMSP may have waiting for the L1 tag stage. Measured on the H200
   /// (validate/reference/h200/lsu_queue.tsv): L1-resident loads of 32 lines each, issued back to
   /// back, are refused after 16-17 per warp with one warp per sub-partition, 8-9 with two, 4-5
-  /// with four; one or two warps alone queue all 24 (left out: a lone sub-partition's larger share).
+  /// with four; one or two warps alone queue all 24 (left out: a lone sub-partition's larger
+  /// share).
   int lsu_queue_depth_per_smsp = 16;
   /// Instructions the whole SM may have waiting for the L1 tag stage (the same probe: about 64).
   int lsu_queue_depth_per_sm = 64;

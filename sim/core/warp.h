@@ -67,10 +67,12 @@ struct Warp {
 
   // The earliest cycle worth re-evaluating the warp is kept by the SM in a dense array
   // (Sm::ready_at_), so that a scheduler scan touches no cold warp state.
-  /// The memory pipeline's refusal at the last evaluation (kNone: not refused). A warp refused
-  /// for a queue that another warp of its SMSP found still full this cycle is not re-evaluated.
+  /// The memory pipeline's refusal at the last evaluation (kNone: not refused). A refused warp
+  /// waits in its queue's line until Sm::wake_throttled takes it out; one refused for a queue
+  /// that another warp of its SMSP found still full this cycle is not re-evaluated.
   PipelineBackpressure refused = PipelineBackpressure::kNone;
-  engine::Cycle refused_at = 0;  ///< Cycle of its first refusal for the instruction it waits to issue.
+  /// Cycle of its first refusal for the instruction it waits to issue (its place in the line).
+  engine::Cycle refused_at = 0;
   StallReason reason = StallReason::kNoInstruction;  ///< Charged since `since`.
   engine::Cycle since = 0;                           ///< First cycle not yet charged.
   engine::Cycle launched = 0;                        ///< Cycle it became resident.
