@@ -7,7 +7,10 @@
 // `same` bank 0 for every load, `apart` bank (i + 8 w) % 32. Each warp reports the cycles from the
 // barrier to its loads' results.
 //
-// Output (stdout, TSV): banks ways stamped warps warp cycles
+// Last, lsu_queue.cu's own MIO kernel, with a stamp after its loads' results as well.
+//
+// Output (stdout, TSV): banks ways stamped warps warp cycles; then lines starting `# queue_twin`:
+// warps warp step cycles (steps 0-23: the stamp after access i; 24: the loads' results)
 //
 // Build: nvcc -O3 -arch=sm_90 -o lds_rate lds_rate.cu
 #include <cstdio>
@@ -66,6 +69,40 @@ __global__ void __launch_bounds__(512, 1) probe(int ways, int banks, int* sink, 
   if (lane == 0) out[warp] = end - start;
 }
 
+// lsu_queue.cu's MIO kernel as it is (24 float loads of 32 ways, every stamp kept and written
+// out), with a last stamp after the loads' results: the stamps of access i in out[w * 25 + i], the
+// end in out[w * 25 + 24].
+constexpr int kQueueAccesses = 24;
+
+__global__ void queue_twin(float* sink, long long* out) {
+  __shared__ float rows[32 * 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) rows[i] = static_cast<float>(i);
+  __syncthreads();
+  float v[kQueueAccesses];
+  long long t[kQueueAccesses + 1];
+  t[0] = stamp();
+#pragma unroll
+  for (int i = 0; i < kQueueAccesses; ++i) {
+    float x;
+    asm volatile(
+        "ld.shared.f32 %0, [%1];"
+        : "=f"(x)
+        : "r"(static_cast<unsigned>(__cvta_generic_to_shared(rows + ((lane + i) % 32) * 32 + i))));
+    v[i] = x;
+    t[i + 1] = stamp();
+  }
+  float sum = 0;
+#pragma unroll
+  for (int i = 0; i < kQueueAccesses; ++i) sum += v[i];
+  const long long end = stamp();
+  if (sum == 1234.5f) *sink = sum;
+  if (lane == 0) {
+    for (int i = 0; i < kQueueAccesses; ++i) out[warp * 25 + i] = t[i + 1] - t[0];
+    out[warp * 25 + kQueueAccesses] = end - t[0];
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -73,6 +110,8 @@ int main() {
   long long* out = nullptr;
   TWIN_CHECK(cudaMalloc(&sink, sizeof(int)));
   TWIN_CHECK(cudaMalloc(&out, sizeof(long long) * kMaxWarps));
+  long long* out_queue = nullptr;
+  TWIN_CHECK(cudaMalloc(&out_queue, sizeof(long long) * kMaxWarps * 25));
   static long long host[kMaxWarps];
   std::printf("banks\tways\tstamped\twarps\twarp\tcycles\n");
   const char* names[] = {"drift", "same", "apart"};
@@ -97,6 +136,21 @@ int main() {
       }
     }
   }
+  // lsu_queue.cu's kernel: per warp, its 24 stamps and the end (step 24).
+  static long long queue_host[kMaxWarps * 25];
+  std::printf("# queue_twin: warps warp step cycles\n");
+  for (int warps : {1, 2, 4, 8, 16}) {
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      queue_twin<<<1, warps * 32>>>(reinterpret_cast<float*>(sink), out_queue);
+      TWIN_CHECK(cudaGetLastError());
+      TWIN_CHECK(cudaMemcpy(queue_host, out_queue, sizeof(long long) * warps * 25,
+                            cudaMemcpyDeviceToHost));
+    }
+    for (int w = 0; w < warps; ++w)
+      for (int i = 0; i <= kQueueAccesses; ++i)
+        std::printf("# queue_twin\t%d\t%d\t%d\t%lld\n", warps, w, i, queue_host[w * 25 + i]);
+  }
+  TWIN_CHECK(cudaFree(out_queue));
   TWIN_CHECK(cudaFree(sink));
   TWIN_CHECK(cudaFree(out));
   return 0;
