@@ -4,8 +4,9 @@
 // rows of one bank (ways = 1, 2, 4, 8, 16, 32: that many wavefronts each), then waits for their
 // results; `stamped` puts a clock64 read after each load, as lsu_queue.cu does. Which bank load i
 // of warp w reads (`banks`): `drift` bank i % 32 (so warps that drift apart use different banks),
-// `same` bank 0 for every load, `apart` bank (i + 8 w) % 32. Each warp reports the cycles from the
-// barrier to its loads' results.
+// `same` bank 0 for every load, `apart` bank (i + 8 w) % 32; `imm` reads word i % 32 of row
+// l % ways through one base register and an immediate offset (probe_imm). Each warp reports the
+// cycles from the barrier to its loads' results.
 //
 // Last, lsu_queue.cu's own MIO kernel, with a stamp after its loads' results as well.
 //
@@ -14,6 +15,7 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o lds_rate lds_rate.cu
 #include <cstdio>
+#include <cstdlib>
 
 #include "clock_probe.cuh"
 
@@ -39,7 +41,7 @@ __device__ __forceinline__ int load_shared(const int* p) {
 
 // Load i: lane l reads word (i + shift) % 32 of row ((l % ways) + i) % 32: `ways` rows of one
 // bank. shift: 0 (drift), -i (same), 8 w (apart).
-enum Banks { kDrift, kSame, kApart };
+enum Banks { kDrift, kSame, kApart, kImm };
 
 template <bool Stamped>
 __global__ void __launch_bounds__(512, 1) probe(int ways, int banks, int* sink, long long* out) {
@@ -103,6 +105,35 @@ __global__ void queue_twin(float* sink, long long* out) {
   }
 }
 
+// The same loads with one base register per warp and the word as an immediate offset, as the
+// transposes' column reads are compiled (LDS Rd, [Rb+imm]): load i reads word i % 32 of row
+// l % ways.
+template <bool Stamped>
+__global__ void __launch_bounds__(512, 1) probe_imm(int ways, int* sink, long long* out) {
+  __shared__ int rows[32 * 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) rows[i] = i;
+  __syncthreads();
+  const int* base = rows + (lane % ways) * 32;
+  long long mark = 0;
+  const long long start = stamp();
+  int sum = 0;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    int v[kLoads / 2];
+#pragma unroll
+    for (int i = 0; i < kLoads / 2; ++i) {
+      v[i] = load_shared(base + i);
+      if (Stamped) mark += stamp();
+    }
+#pragma unroll
+    for (int i = 0; i < kLoads / 2; ++i) sum += v[i];
+  }
+  const long long end = stamp();
+  if (sum + mark == 0x7fffffff) *sink = sum;
+  if (lane == 0) out[warp] = end - start;
+}
+
 }  // namespace
 
 int main() {
@@ -114,14 +145,20 @@ int main() {
   TWIN_CHECK(cudaMalloc(&out_queue, sizeof(long long) * kMaxWarps * 25));
   static long long host[kMaxWarps];
   std::printf("banks\tways\tstamped\twarps\twarp\tcycles\n");
-  const char* names[] = {"drift", "same", "apart"};
-  for (int banks : {kDrift, kSame, kApart}) {
+  const char* names[] = {"drift", "same", "apart", "imm"};
+  // LDS_RATE_ONCE=1: each launch once, 16 warps, 1 and 32 ways (for a profiler's counters).
+  const bool once = std::getenv("LDS_RATE_ONCE") != nullptr;
+  for (int banks : {kDrift, kSame, kApart, kImm}) {
     for (int ways : {1, 2, 4, 8, 16, 32}) {
       for (int stamped = 0; stamped < 2; ++stamped) {
         if (banks != kDrift && (stamped || ways == 2)) continue;
+        if (once && (stamped || (ways != 1 && ways != 32))) continue;
         for (int warps : {1, 2, 3, 4, 8, 16}) {
-          for (int repeat = 0; repeat < 3; ++repeat) {  // the last of three runs is kept
-            if (stamped) {
+          if (once && warps != 16) continue;
+          for (int repeat = once ? 2 : 0; repeat < 3; ++repeat) {  // the last of three is kept
+            if (banks == kImm) {
+              probe_imm<false><<<1, warps * 32>>>(ways, sink, out);
+            } else if (stamped) {
               probe<true><<<1, warps * 32>>>(ways, banks, sink, out);
             } else {
               probe<false><<<1, warps * 32>>>(ways, banks, sink, out);
@@ -140,7 +177,8 @@ int main() {
   static long long queue_host[kMaxWarps * 25];
   std::printf("# queue_twin: warps warp step cycles\n");
   for (int warps : {1, 2, 4, 8, 16}) {
-    for (int repeat = 0; repeat < 3; ++repeat) {
+    if (once && warps != 16) continue;
+    for (int repeat = once ? 2 : 0; repeat < 3; ++repeat) {
       queue_twin<<<1, warps * 32>>>(reinterpret_cast<float*>(sink), out_queue);
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaMemcpy(queue_host, out_queue, sizeof(long long) * warps * 25,
