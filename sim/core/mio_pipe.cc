@@ -86,6 +86,9 @@ void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioK
       // An access with no active lane still occupies the pipe for one cycle.
       entry.wavefronts = std::max(cost.wavefronts, 1);
       entry.latency = config_.shared_latency_cycles;
+      if (kind == MioKind::kSharedLoad && cost.bank_conflicts > 0) {
+        entry.wavefronts += config_.shared_conflict_extra_cycles;
+      }
       const auto wavefronts = static_cast<std::uint64_t>(cost.wavefronts);
       const auto conflicts = static_cast<std::uint64_t>(cost.bank_conflicts);
       if (kind == MioKind::kSharedLoad) {

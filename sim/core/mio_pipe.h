@@ -3,7 +3,8 @@
 // shared-memory data path that moves one wavefront per cycle.
 //
 // Timing: an access of W wavefronts (from SharedMemoryBanks for shared memory; 1 for a shuffle;
-// the number of distinct addresses for a constant load) holds the data path W cycles and completes
+// the number of distinct addresses for a constant load; a shared load with bank conflicts adds
+// shared_conflict_extra_cycles) holds the data path W cycles and completes
 // latency + (W − 1) cycles after it starts, where latency is the shared, shuffle or constant
 // latency of the configuration. An access starts at the first cycle, at or after its issue, at
 // which the data path is free; when several sub-partitions wait, they are served round robin. A
@@ -16,9 +17,13 @@
 // and shares evenly with MIO accesses otherwise: an access that starts while reads are owed holds
 // the path one extra cycle per wavefront, up to the backlog, so that neither side starves.
 //
-// Left out: the MIO's separate instruction-queue and register-read stages, contention between MIO
-// and L1 traffic for the unified data array, and the constant cache's misses (every constant load
-// hits).
+// Left out: the MIO's separate instruction-queue and register-read stages; contention between MIO
+// and L1 traffic for the unified data array (on the H200 global load data waits behind the queued
+// shared accesses, validate/reference/h200/data_array.tsv); the extra cost of conflicted shared
+// stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
+// conflicted loads take about 2k + 9 cycles each, lds_rate.tsv); the constant cache's misses
+// (every constant load hits); and the served order: sub-partitions round robin, where the H200
+// serves a light load after the heavy ones queued before it (data_array.tsv).
 #pragma once
 
 #include <cstdint>

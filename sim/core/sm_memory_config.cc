@@ -33,6 +33,7 @@ void SmMemoryConfig::validate() const {
   require(
       shared_bank_width_bytes == 4 || shared_bank_width_bytes == 8 || shared_bank_width_bytes == 16,
       "shared_bank_width_bytes", "4, 8 or 16", shared_bank_width_bytes);
+  require_range(shared_conflict_extra_cycles, "shared_conflict_extra_cycles", 0, 1024);
   require_range(shuffle_latency_cycles, "shuffle_latency_cycles", 1, kBig);
   require_range(constant_latency_cycles, "constant_latency_cycles", 1, kBig);
   require_range(lsu_queue_depth_per_smsp, "lsu_queue_depth_per_smsp", 1, 4096);

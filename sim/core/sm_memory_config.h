@@ -36,6 +36,10 @@ struct SmMemoryConfig {
   int shared_banks = 32;
   /// Bytes per bank word (HARDWARE.md: 4).
   int shared_bank_width_bytes = 4;
+  /// Cycles a shared load with bank conflicts holds the data path beyond its wavefronts (0: none;
+  /// the H200's 4- to 32-way conflicted loads take wavefronts + 1.8 cycles each at 16 warps,
+  /// validate/reference/h200/lds_rate.tsv).
+  int shared_conflict_extra_cycles = 0;
   /// Latency of a shuffle (SHFL, MATCH, REDUX), cycles (assumed).
   int shuffle_latency_cycles = 23;
   /// Latency of a constant-cache hit (LDC, ULDC), cycles; each extra distinct address among the

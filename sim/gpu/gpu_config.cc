@@ -195,6 +195,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   }
   if (sh.has_banks()) m.shared_banks = static_cast<int>(sh.banks());
   if (sh.has_bank_width_bytes()) m.shared_bank_width_bytes = static_cast<int>(sh.bank_width_bytes());
+  if (sh.has_conflict_extra_cycles()) {
+    m.shared_conflict_extra_cycles = static_cast<int>(sh.conflict_extra_cycles());
+  }
   if (l1.has_capacity_bytes()) m.unified_l1_shared_bytes = l1.capacity_bytes();
   if (l1.has_unified_with_shared() && !l1.unified_with_shared() && sh.has_per_sm_max_bytes()) {
     // A separate L1 (AMD): the SM model carves shared memory out of one pool, so the pool holds

@@ -89,6 +89,26 @@ TEST(CoreMioPipe, WavefrontsHoldTheDataPath) {
   EXPECT_EQ(bench.done(third), 5u + 64u + 29u);
 }
 
+TEST(CoreMioPipe, ConflictedLoadsHoldThePathLonger) {
+  // The H200's conflicted loads take their wavefronts + about 2 cycles of the data path
+  // (validate/reference/h200/lds_rate.tsv); conflict-free loads and conflicted stores do not.
+  SmMemoryConfig config;
+  config.shared_conflict_extra_cycles = 2;
+  Bench bench(config);
+  const auto first = bench.add(5, kLds, column(32), 0xffffffffu, 0);
+  const auto second = bench.add(5, kLds, column(32), 0xffffffffu, 1);
+  const auto third = bench.add(6, kLds, column(33), 0xffffffffu, 2);
+  const auto fourth = bench.add(6, kSts, column(32), 0xffffffffu, 3);
+  const auto fifth = bench.add(6, kLds, column(33), 0xffffffffu, 0);
+  bench.run();
+  EXPECT_EQ(bench.done(first), 5u + 29u + 33u);
+  EXPECT_EQ(bench.done(second), 5u + 34u + 29u + 33u);
+  EXPECT_EQ(bench.done(third), 5u + 68u + 29u);
+  EXPECT_EQ(bench.done(fourth), 5u + 69u + 29u + 31u);
+  EXPECT_EQ(bench.done(fifth), 5u + 101u + 29u);
+  EXPECT_EQ(bench.counters().shared_ld_wavefronts, 66u);  // the counters keep the wavefronts
+}
+
 TEST(CoreMioPipe, FullQueueRefusesWithMioBackpressure) {
   SmMemoryConfig config;
   config.mio_queue_depth_per_smsp = 1;
