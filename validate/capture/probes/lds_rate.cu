@@ -8,6 +8,11 @@
 // l % ways through one base register and an immediate offset (probe_imm). Each warp reports the
 // cycles from the barrier to its loads' results.
 //
+// What runs: the two batches read the same addresses, and ptxas keeps one of them, so each warp
+// executes 32 loads (ncu with LDS_RATE_ONCE=1: 512 loads, 16384 wavefronts for 16 warps at 32
+// ways); probe_imm's 32 words per lane become eight 16-byte loads. Divide the cycles by 32 loads
+// (by 8 for imm).
+//
 // Last, lsu_queue.cu's own MIO kernel, with a stamp after its loads' results as well.
 //
 // Output (stdout, TSV): banks ways stamped warps warp cycles; then lines starting `# queue_twin`:
