@@ -1,6 +1,7 @@
 // Shared by the probes that time a loop from inside a kernel with clock64 (barrier.cu, branch.cu,
-// branch_align.cu): the launch-and-read-back loop, and the dependent FFMA chain the branch
-// probes run.
+// branch_align.cu, data_array.cu, lds_rate.cu, mufu_rate.cu): the launch-and-read-back loop, the
+// dependent FFMA chain the branch probes run, a clock64 stamp and a 32-bit shared load that the
+// compiler keeps in place.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,4 +27,21 @@ __device__ __forceinline__ float ffma_chain(float x) {
 #pragma unroll
   for (int k = 0; k < Length; ++k) x = fmaf(x, 1.0001f + 0.01f * k, 0.5f - 0.03f * k);
   return x;
+}
+
+// clock64, kept in order with the memory operations around it.
+__device__ __forceinline__ long long stamp() {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+
+// One 32-bit shared load (LDS) that the compiler neither moves nor merges with another.
+__device__ __forceinline__ int load_shared(const int* p) {
+  int v;
+  asm volatile("ld.shared.s32 %0, [%1];"
+               : "=r"(v)
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
+               : "memory");
+  return v;
 }

@@ -35,24 +35,9 @@ constexpr int kRingWords = (kLines + kSteps + 1) * 32;  // the ring, then the mi
 
 enum Kind { kNone, kLdgHit, kLdgMiss, kLds, kStg };
 
-__device__ __forceinline__ long long stamp() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-
 __device__ __forceinline__ int load_ca(const int* p) {
   int v;
   asm volatile("ld.global.ca.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ int load_shared(const int* p) {
-  int v;
-  asm volatile("ld.shared.s32 %0, [%1];"
-               : "=r"(v)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
-               : "memory");
   return v;
 }
 

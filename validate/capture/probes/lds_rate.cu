@@ -29,21 +29,6 @@ namespace {
 constexpr int kLoads = 64;
 constexpr int kMaxWarps = 16;
 
-__device__ __forceinline__ long long stamp() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-
-__device__ __forceinline__ int load_shared(const int* p) {
-  int v;
-  asm volatile("ld.shared.s32 %0, [%1];"
-               : "=r"(v)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
-               : "memory");
-  return v;
-}
-
 // Load i: lane l reads word (i + shift) % 32 of row ((l % ways) + i) % 32: `ways` rows of one
 // bank. shift: 0 (drift), -i (same), 8 w (apart).
 enum Banks { kDrift, kSame, kApart, kImm };

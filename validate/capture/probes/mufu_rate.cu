@@ -24,12 +24,6 @@ constexpr int kMaxWarps = 32;
 
 enum Kind { kEx2, kRsq, kMix, kEx2Lds };
 
-__device__ __forceinline__ long long stamp() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-
 __device__ __forceinline__ float ex2(float x) {
   float y;
   asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
@@ -40,15 +34,6 @@ __device__ __forceinline__ float rsq(float x) {
   float y;
   asm volatile("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
-}
-
-__device__ __forceinline__ int load_shared(const int* p) {
-  int v;
-  asm volatile("ld.shared.s32 %0, [%1];"
-               : "=r"(v)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
-               : "memory");
-  return v;
 }
 
 template <int K>
