@@ -1,0 +1,116 @@
+// The L2 request coalescer with its two readers on two SMs: lrc_window.cu's reads (512 lines, 8
+// in flight) by one warp in each of two CTAs, which the H200 places on the two SMs of one TPC
+// (one L2 partition). CTA 0 (in `hit`, after reading every line once, so they are in the L2)
+// raises a flag; CTA 1 answers it and starts `delay` cycles later; CTA 0 starts when it sees the
+// answer. Each CTA reports its SM, %globaltimer at its start and end, and its cycles; ncu counts
+// the coalesced and looked-up read sectors per launch (lrc_pair.sh).
+//
+// Output (stdout, TSV): case delay cta sm start_ns end_ns cycles
+//
+// Build: nvcc -O3 -arch=sm_90 -o lrc_pair lrc_pair.cu
+#include <cstdio>
+
+#include "clock_probe.cuh"
+
+namespace {
+
+constexpr int kLines = 512;
+constexpr int kInFlight = 8;
+
+__device__ __forceinline__ float load_cg(const float* p) {
+  float v;
+  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+__device__ __forceinline__ float read_lines(const float* buf, int lane) {
+  float acc[kInFlight] = {};
+#pragma unroll 1
+  for (int i = 0; i < kLines; i += kInFlight) {
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) acc[k] += load_cg(buf + (i + k) * 32 + lane);
+  }
+  float sum = 0;
+#pragma unroll
+  for (int k = 0; k < kInFlight; ++k) sum += acc[k];
+  return sum;
+}
+
+__global__ void probe(const float* buf, int delay, int warm, volatile int* flags, float* sink,
+                      unsigned long long* out) {
+  const int lane = threadIdx.x & 31, cta = blockIdx.x;
+  float sum = 0;
+  if (cta == 0) {
+    if (warm) sum += read_lines(buf, lane);
+    if (sum == 1234.5f) *sink = sum;  // the warm-up's results are in
+    __threadfence();
+    if (lane == 0) flags[0] = 1;
+    while (flags[1] == 0) {
+    }
+  } else {
+    while (flags[0] == 0) {
+    }
+    if (lane == 0) flags[1] = 1;
+    const long long wait = stamp();
+    while (stamp() - wait < delay) {
+    }
+  }
+  __syncwarp();
+  const unsigned long long start_ns = global_ns();
+  const long long start = stamp();
+  sum += read_lines(buf, lane);
+  const long long end = stamp();
+  const unsigned long long end_ns = global_ns();
+  if (sum == 1234.5f) *sink = sum;
+  if (lane == 0) {
+    out[cta * 4 + 0] = sm_id();
+    out[cta * 4 + 1] = start_ns;
+    out[cta * 4 + 2] = end_ns;
+    out[cta * 4 + 3] = static_cast<unsigned long long>(end - start);
+  }
+}
+
+}  // namespace
+
+int main() {
+  float* buf = nullptr;
+  float* sink = nullptr;
+  int* flags = nullptr;
+  unsigned long long* out = nullptr;
+  TWIN_CHECK(cudaMalloc(&buf, sizeof(float) * kLines * 32));
+  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
+  TWIN_CHECK(cudaMalloc(&flags, sizeof(int) * 2));
+  TWIN_CHECK(cudaMalloc(&out, sizeof(unsigned long long) * 8));
+  TWIN_CHECK(cudaMemset(buf, 0, sizeof(float) * kLines * 32));
+  unsigned long long host[8];
+  std::printf("case\tdelay\tcta\tsm\tstart_ns\tend_ns\tcycles\n");
+  for (int warm = 0; warm < 2; ++warm) {
+    for (int delay : {0, 250, 500, 1000, 2000, 4000, 8000, 100000}) {
+      TWIN_CHECK(cudaMemset(flags, 0, sizeof(int) * 2));
+      probe<<<2, 32>>>(buf, delay, warm, flags, sink, out);
+      TWIN_CHECK(cudaGetLastError());
+      TWIN_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+      for (int c = 0; c < 2; ++c) {
+        std::printf("%s\t%d\t%d\t%llu\t%llu\t%llu\t%llu\n", warm ? "hit" : "miss", delay, c,
+                    host[c * 4], host[c * 4 + 1], host[c * 4 + 2], host[c * 4 + 3]);
+      }
+    }
+  }
+  TWIN_CHECK(cudaFree(buf));
+  TWIN_CHECK(cudaFree(sink));
+  TWIN_CHECK(cudaFree(flags));
+  TWIN_CHECK(cudaFree(out));
+  return 0;
+}
