@@ -265,6 +265,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.far_read_copies = l2.far_read_copies();
   ms.l2.far_write_copies = l2.far_read_copies() && l2.far_write_copies();
   ms.l2.coalescer.entries = l2.request_coalescer_entries();
+  if (l2.has_request_coalescer_joins_hits()) {
+    ms.l2.coalescer.joins_hits = l2.request_coalescer_joins_hits();
+  }
   if (l2.has_request_coalescer_followers()) {
     ms.l2.coalescer.followers = l2.request_coalescer_followers();
   }

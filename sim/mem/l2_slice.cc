@@ -183,10 +183,10 @@ std::uint32_t L2Slice::partition_of(const MemRequest& request) const {
   return sm_partition(request.source_sm, config_.sms, config_.partitions);
 }
 
-void L2Slice::answer(const MemRequest& request, Cycle ready) {
+void L2Slice::answer(const MemRequest& request, Cycle ready, bool hit) {
   respond(request, ready);
   if (request.op == MemOp::kRead && coalescer_.enabled()) {
-    coalescer_.answered(request, partition_of(request), ready,
+    coalescer_.answered(request, partition_of(request), ready, hit,
                         [&](const MemRequest& joined, Cycle at) { respond(joined, at); });
   }
 }
@@ -270,7 +270,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
     counters_.sectors_hit += sectors;
     counters_.sectors_read += sectors;
     copy->tags_.access(request.line_address, request.sector_mask, 0);
-    answer(request, now + config_.hit_latency_near_cycles - out_latency_cycles_);
+    answer(request, now + config_.hit_latency_near_cycles - out_latency_cycles_, true);
     return Lookup::kDone;
   }
   // A sector hits when its tag lookup finds it, valid or still being fetched (a request that
@@ -316,7 +316,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   if (!waits) {
     const std::uint32_t latency =
         near ? config_.hit_latency_near_cycles : config_.hit_latency_far_cycles;
-    answer(request, now + latency - out_latency_cycles_);
+    answer(request, now + latency - out_latency_cycles_, true);
   } else {
     MshrTable::Index target = entry;
     if (target == MshrTable::kNone) {
@@ -357,7 +357,7 @@ void L2Slice::take_fills(Cycle now) {
       const std::uint32_t extra =
           is_near(r.source_sm) ? 0
                                : config_.hit_latency_far_cycles - config_.hit_latency_near_cycles;
-      answer(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_);
+      answer(r, now + config_.fill_latency_cycles + extra - out_latency_cycles_, false);
     });
     if (!ours) throw InternalError(name() + ": fill for a line with no MSHR entry");
     progress();

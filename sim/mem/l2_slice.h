@@ -224,8 +224,9 @@ class L2Slice final : public engine::Component {
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
   void respond(const MemRequest& request, engine::Cycle ready);
-  /// respond(), and the reads that joined `request` in the coalescer for the same cycle.
-  void answer(const MemRequest& request, engine::Cycle ready);
+  /// respond(), and the reads that joined `request` in the coalescer for the same cycle; `hit`:
+  /// answered from the tags, not after a fetch.
+  void answer(const MemRequest& request, engine::Cycle ready, bool hit);
   /// The partition of the requesting SM.
   std::uint32_t partition_of(const MemRequest& request) const;
   void take_fills(engine::Cycle now);

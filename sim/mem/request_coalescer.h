@@ -10,7 +10,9 @@
 // leader's response is ready to leave. A later read of the same line and partition whose sectors
 // the leader asked for joins it (up to `followers` per slot): it costs the slice no lookup and no
 // lts__ counts, and is answered in the leader's cycle, whether it joins before or after that
-// cycle is known. A write, atomic or reduction of the line closes the slot.
+// cycle is known. A write, atomic or reduction of the line closes the slot. Without `joins_hits`
+// a read that hits closes its slot at once: on the H200, reads from two SMs of lines in flight
+// from DRAM join, reads of lines that hit almost never do (validate/reference/h200/lrc_pair.tsv).
 //
 // Left out: the coalescer's own bandwidth and queueing, programmatic (multicast) coalescing,
 // partial joins (a read needing one more sector goes to the slice whole) and the LRC's write
@@ -27,9 +29,12 @@ namespace warpsim::mem {
 
 /// Size of the coalescer; 0 entries: none.
 struct RequestCoalescerConfig {
-  std::uint32_t entries = 0;    ///< slots (lines in flight that later reads can join)
-  std::uint32_t followers = 8;  ///< reads that can join one slot
+  std::uint32_t entries = 0;     ///< slots (lines in flight that later reads can join)
+  std::uint32_t followers = 8;   ///< reads that can join one slot
   std::uint32_t partitions = 1;  ///< partitions of the L2 (requesters are told apart by them)
+  /// Whether a read that hits in the L2 leads a slot that later reads join until its answer
+  /// leaves (false: only reads waiting on a fetch take joins).
+  bool joins_hits = true;
 };
 
 /// One slice's coalescer.
@@ -44,11 +49,11 @@ class RequestCoalescer {
   /// `answer(request, leader's cycle)` called now when that cycle is already known), or returns
   /// false when the read must be looked up.
   template <class Answer>
-  bool join(const MemRequest& request, std::uint32_t partition, engine::Cycle now, Answer&& answer) {
+  bool join(const MemRequest& request, std::uint32_t partition, engine::Cycle now,
+            Answer&& answer) {
     if (slots_.empty()) return false;
     Slot& s = slot(request.line_address, partition);
-    if (!open(s, request.line_address, partition, now) ||
-        (request.sector_mask & ~s.sectors) != 0) {
+    if (!open(s, request.line_address, partition, now) || (request.sector_mask & ~s.sectors) != 0) {
       return false;
     }
     if (s.ready != kUnknown) {
@@ -70,10 +75,11 @@ class RequestCoalescer {
   /// more joins (reads already waiting are answered with their leader).
   void close(std::uint64_t line_address);
 
-  /// The slice answered `request` (of partition `partition`) for cycle `ready`: when it leads a
-  /// slot, its joined reads are answered for the same cycle and the slot stays open until then.
+  /// The slice answered `request` (of partition `partition`) for cycle `ready`, from a hit or after
+  /// a fetch: when it leads a slot, its joined reads are answered for the same cycle and the slot
+  /// stays open until then (a hit's closes now unless joins_hits).
   template <class Answer>
-  void answered(const MemRequest& request, std::uint32_t partition, engine::Cycle ready,
+  void answered(const MemRequest& request, std::uint32_t partition, engine::Cycle ready, bool hit,
                 Answer&& answer) {
     if (slots_.empty()) return;
     Slot& s = slot(request.line_address, partition);
@@ -86,13 +92,15 @@ class RequestCoalescer {
     for (std::uint32_t i = 0; i < s.waiting; ++i) answer(waiting_[base + i], ready);
     waiting_total_ -= s.waiting;
     s.waiting = 0;
+    if (hit && !config_.joins_hits) s.used = false;  // closed: only lines in flight take joins
   }
 
   /// Reads waiting for a leader's answer (they keep the slice busy).
   std::uint64_t waiting() const { return waiting_total_; }
 
  private:
-  static constexpr engine::Cycle kUnknown = engine::kSleep;  ///< the leader's answer is not known yet
+  static constexpr engine::Cycle kUnknown =
+      engine::kSleep;  ///< the leader's answer is not known yet
 
   struct Slot {
     std::uint64_t line = 0;

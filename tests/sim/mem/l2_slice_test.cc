@@ -159,11 +159,11 @@ TEST(MemL2Slice, ReadsOfALineInFlightJoinItInTheCoalescer) {
   c.coalescer = {.entries = 16, .followers = 2};
   Bench b(c);
   b.sm.push(0, read(0, 0b0001, 1, 0));
-  b.sm.push(5, read(0, 0b0001, 2, 0));   // same partition, sectors in flight: joins read 1
-  b.sm.push(6, read(0, 0b0001, 3, 1));   // the other partition: looked up, merges into the MSHR
-  b.sm.push(7, read(0, 0b0011, 4, 0));   // needs sector 1 too: looked up
-  b.sm.push(8, read(0, 0b0001, 5, 0));   // joins read 1 (its second and last follower)
-  b.sm.push(9, read(0, 0b0001, 6, 0));   // no follower slot left: looked up
+  b.sm.push(5, read(0, 0b0001, 2, 0));  // same partition, sectors in flight: joins read 1
+  b.sm.push(6, read(0, 0b0001, 3, 1));  // the other partition: looked up, merges into the MSHR
+  b.sm.push(7, read(0, 0b0011, 4, 0));  // needs sector 1 too: looked up
+  b.sm.push(8, read(0, 0b0001, 5, 0));  // joins read 1 (its second and last follower)
+  b.sm.push(9, read(0, 0b0001, 6, 0));  // no follower slot left: looked up
   b.engine.run();
   EXPECT_EQ(b.sm.latency(1), 1u + 1 + 50 + 10);
   EXPECT_EQ(b.sm.received_at.at(2), b.sm.received_at.at(1));
@@ -181,7 +181,7 @@ TEST(MemL2Slice, JoinedHitIsAnsweredWithItsLeaderAndWritesCloseTheSlot) {
   Bench b(c);
   b.slice.warm(0, kAllSectors);
   b.sm.push(0, read(0, 0b0011, 1, 0));
-  b.sm.push(4, read(0, 0b0010, 2, 0));  // joins: answered in read 1's cycle
+  b.sm.push(4, read(0, 0b0010, 2, 0));   // joins: answered in read 1's cycle
   b.sm.push(30, read(0, 0b0001, 3, 0));  // read 1 has been answered: the slot is free
   b.sm.push(31, MemRequest::write(0, 0b0001, 32, 4, 0));
   b.sm.push(32, read(0, 0b0001, 5, 0));  // read 3's slot is closed by the write
@@ -192,6 +192,25 @@ TEST(MemL2Slice, JoinedHitIsAnsweredWithItsLeaderAndWritesCloseTheSlot) {
   EXPECT_EQ(b.sm.latency(5), 1u + 20);
   EXPECT_EQ(b.slice.counters().coalesced_sectors, 1u);
   EXPECT_EQ(b.slice.counters().requests, 4u);
+}
+
+TEST(MemL2Slice, WithoutJoinsHitsOnlyReadsWaitingOnAFetchTakeJoins) {
+  // validate/reference/h200/lrc_pair.tsv: two SMs' reads of lines in flight from DRAM join, of
+  // lines that hit almost never.
+  L2SliceConfig c = small_config();
+  c.coalescer = {.entries = 16, .followers = 4, .joins_hits = false};
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  b.sm.push(0, read(0, 0b0011, 1, 0));           // hit: answered at once, leads nothing
+  b.sm.push(4, read(0, 0b0010, 2, 0));           // looked up: a hit of its own
+  b.sm.push(0, read(kLineBytes, 0b0001, 3, 0));  // miss
+  b.sm.push(5, read(kLineBytes, 0b0001, 4, 0));  // joins the miss
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 20);
+  EXPECT_EQ(b.sm.latency(2), 1u + 20);
+  EXPECT_EQ(b.sm.received_at.at(4), b.sm.received_at.at(3));
+  EXPECT_EQ(b.slice.counters().coalesced_sectors, 1u);
+  EXPECT_EQ(b.slice.counters().requests, 3u);  // 1, 2 and 3 were looked up
 }
 
 TEST(MemL2Slice, FullMshrTableBackPressures) {
@@ -225,8 +244,8 @@ TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
   c.partial_write_request_cycles = 3;
   Bench b(c);
   b.slice.warm(512, kAllSectors);
-  b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));    // 3 + 1 cycles
-  b.sm.push(0, MemRequest::write(128, 0b0011, 8, 1, 0));  // 3 + 2 cycles
+  b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));     // 3 + 1 cycles
+  b.sm.push(0, MemRequest::write(128, 0b0011, 8, 1, 0));   // 3 + 2 cycles
   b.sm.push(0, MemRequest::write(256, 0b0001, 32, 2, 0));  // a whole sector: half a cycle
   b.sm.push(0, read(512, kAllSectors, 3));
   b.engine.run();
@@ -244,7 +263,7 @@ TEST(MemL2Slice, FarTrafficWaitsForItsShareOfThePartitionLink) {
   b.slice.warm(0, kAllSectors);
   b.slice.warm(128, kAllSectors);
   for (int i = 0; i < 3; ++i) b.sm.push(0, read(0, kAllSectors, i, 1));  // 128 bytes across
-  b.sm.push(0, read(128, kAllSectors, 3, 0));  // near: the link does not hold it
+  b.sm.push(0, read(128, kAllSectors, 3, 0));              // near: the link does not hold it
   b.sm.push(0, MemRequest::write(128, 0b0001, 16, 4, 1));  // far: 16 bytes across
   b.sm.push(0, read(0, 0b0001, 5, 1));
   b.engine.run();
