@@ -11,17 +11,9 @@
 #include <cstdio>
 
 #include "clock_probe.cuh"
+#include "lrc_reads.cuh"
 
 namespace {
-
-constexpr int kLines = 512;
-constexpr int kInFlight = 8;
-
-__device__ __forceinline__ float load_cg(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-  return v;
-}
 
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
@@ -33,19 +25,6 @@ __device__ __forceinline__ unsigned sm_id() {
   unsigned id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
   return id;
-}
-
-__device__ __forceinline__ float read_lines(const float* buf, int lane) {
-  float acc[kInFlight] = {};
-#pragma unroll 1
-  for (int i = 0; i < kLines; i += kInFlight) {
-#pragma unroll
-    for (int k = 0; k < kInFlight; ++k) acc[k] += load_cg(buf + (i + k) * 32 + lane);
-  }
-  float sum = 0;
-#pragma unroll
-  for (int k = 0; k < kInFlight; ++k) sum += acc[k];
-  return sum;
 }
 
 __global__ void probe(const float* buf, int delay, int warm, volatile int* flags, float* sink,
