@@ -11,13 +11,14 @@
 // near exactly the lines whose home the reference found far. Each SM reads only its own lines, so
 // no SM's copies reach another's reads.
 //
-// Placement: `place` runs the flash_attention twin's grid (8 x 8 CTAs of 128 threads, one CTA per
-// SM as its __launch_bounds__ asks) and reports each CTA's SM.
+// Placement: `place` runs grids of 128-thread CTAs (64 and 132 CTAs with the flash_attention
+// twin's 18 KB of shared memory, 264 with it, 132 with 120 KB so one fits an SM, 1056 with 24 KB)
+// that stay resident 20 us, and reports each CTA's SM and start (globaltimer, ns after the first).
 //
 // Output (stdout, TSV): three kinds of rows,
 //   ref  run sm line latency          (touch's second read of each line)
 //   sm   run cta sm line latency      (probe's read of each of its lines)
-//   place run cta sm                  (the placement)
+//   placeN_Sk run cta sm 0 start_ns  (the placement of N CTAs with S KB of shared memory each)
 //
 // Build: nvcc -O3 -arch=sm_90 -o sm_partition sm_partition.cu
 #include <cstdio>
@@ -79,11 +80,27 @@ __global__ void probe(const unsigned* buf, unsigned* sink, unsigned* sms, long l
   if (last == 0u) *sink = last + hold[0];
 }
 
-__global__ void __launch_bounds__(128, 1) place(unsigned* sms) {
-  __shared__ unsigned tile[8192];  // as the twin's K and V tiles (2 x 64 x 72 bf16 = 18 KB)
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// Each CTA reports its SM and its start (globaltimer), then stays resident `hold_ns`, so a grid
+// that fits the GPU is placed whole before any CTA leaves.
+__global__ void __launch_bounds__(128, 1) place(unsigned* sms, unsigned long long* start,
+                                               unsigned long long hold_ns) {
+  extern __shared__ unsigned tile[];
+  const unsigned long long t0 = global_ns();
   tile[threadIdx.x] = threadIdx.x;
   __syncthreads();
-  if (threadIdx.x == 0) sms[blockIdx.y * gridDim.x + blockIdx.x] = sm_id() + tile[0];
+  if (threadIdx.x == 0) {
+    const unsigned cta = blockIdx.y * gridDim.x + blockIdx.x;
+    sms[cta] = sm_id() + tile[0];
+    start[cta] = t0;
+    while (global_ns() - t0 < hold_ns) {
+    }
+  }
 }
 
 }  // namespace
@@ -138,14 +155,34 @@ int main() {
         std::printf("sm\t%d\t%d\t%u\t%d\t%lld\n", run, c, psm[c], c * kPerSm + k, ss[at + 1] - ss[at]);
       }
   }
+  // Placements: (CTAs, dynamic shared memory per CTA). 18 KB as the flash_attention twin's
+  // tiles; 120 KB allows one CTA per SM, 24 KB nine.
+  struct Shape {
+    int ctas;
+    int smem;
+  };
+  const Shape shapes[] = {{64, 18 << 10}, {132, 18 << 10}, {264, 18 << 10}, {132, 120 << 10},
+                          {1056, 24 << 10}};
+  TWIN_CHECK(cudaFuncSetAttribute(place, cudaFuncAttributeMaxDynamicSharedMemorySize, 120 << 10));
   unsigned* place_sms = nullptr;
-  TWIN_CHECK(cudaMalloc(&place_sms, 64 * sizeof(unsigned)));
-  for (int run = 0; run < kRuns; ++run) {
-    place<<<dim3(8, 8), 128>>>(place_sms);
-    TWIN_CHECK(cudaGetLastError());
-    std::vector<unsigned> p(64);
-    TWIN_CHECK(cudaMemcpy(p.data(), place_sms, p.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    for (int c = 0; c < 64; ++c) std::printf("place\t%d\t%d\t%u\t0\t0\n", run, c, p[c]);
+  unsigned long long* place_start = nullptr;
+  TWIN_CHECK(cudaMalloc(&place_sms, 1056 * sizeof(unsigned)));
+  TWIN_CHECK(cudaMalloc(&place_start, 1056 * sizeof(unsigned long long)));
+  for (const Shape& shape : shapes) {
+    for (int run = 0; run < kRuns; ++run) {
+      place<<<shape.ctas, 128, shape.smem>>>(place_sms, place_start, 20000);
+      TWIN_CHECK(cudaGetLastError());
+      std::vector<unsigned> p(shape.ctas);
+      std::vector<unsigned long long> t(shape.ctas);
+      TWIN_CHECK(cudaMemcpy(p.data(), place_sms, p.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      TWIN_CHECK(cudaMemcpy(t.data(), place_start, t.size() * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToHost));
+      unsigned long long first = t[0];
+      for (unsigned long long v : t) first = v < first ? v : first;
+      for (int c = 0; c < shape.ctas; ++c)
+        std::printf("place%d_%dk\t%d\t%d\t%u\t0\t%llu\n", shape.ctas, shape.smem >> 10, run, c,
+                    p[c], t[c] - first);
+    }
   }
   return 0;
 }
