@@ -1,6 +1,6 @@
 // The context the consistency rules of checks.h run in: the description, where its fields were
 // set, and the violations found so far, with helpers that quote a field's value and origin. Rule
-// groups live in checks.cc (fields, memory) and checks_compute.cc (occupancy, units, tensor).
+// groups live in checks.cc (fields, memory) and checks_compute.cc (occupancy, units, tensor, placement).
 #pragma once
 
 #include <cstdint>
@@ -52,5 +52,6 @@ class CheckContext {
 void check_occupancy(CheckContext& c);
 void check_functional_units(CheckContext& c);
 void check_tensor(CheckContext& c);
+void check_placement(CheckContext& c);
 
 }  // namespace warpsim::arch

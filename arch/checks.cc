@@ -64,6 +64,8 @@ constexpr std::string_view kZeroAllowed[] = {
     "l1.shared_carveout_kb",
     "l1.sets",  // 0: the ways and a modulo index instead
     "shared_memory.reserved_per_cta_bytes",
+    "l2.sm_partitions",       // partition 0
+    "launch.cta_sm_order",    // SM 0
 };
 
 // Sizes and counts the models decompose into address bits.
@@ -329,6 +331,7 @@ std::vector<std::string> find_violations(const Spec& spec, const Provenance& pro
   check_occupancy(c);
   check_functional_units(c);
   check_tensor(c);
+  check_placement(c);
   return std::move(c.violations());
 }
 

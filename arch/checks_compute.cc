@@ -1,8 +1,10 @@
-// Consistency rules for occupancy, functional units and tensor cores (see checks.h).
+// Consistency rules for occupancy, functional units, tensor cores and where CTAs and SMs sit
+// (see checks.h).
 #include <google/protobuf/descriptor.h>
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "arch/check_context.h"
 #include "arch/derived.h"
@@ -124,6 +126,32 @@ void check_tensor(CheckContext& c) {
       const std::string fraction = path + ".fraction_of_peak";
       c.fail(fraction + " = " + std::to_string(shape.fraction_of_peak()) + " must be at most 1",
              {fraction});
+    }
+  }
+}
+
+// The SM tables describe one chip; a description with another sm.count (a what-if sweep) does
+// not use them (sim/gpu/gpu_config.cc), so each is checked on its own terms.
+void check_placement(CheckContext& c) {
+  const auto& order = c.spec().launch().cta_sm_order();
+  std::vector<bool> seen(static_cast<std::size_t>(order.size()), false);
+  for (const std::uint32_t sm : order) {
+    if (sm >= seen.size() || seen[sm]) {
+      c.fail("launch.cta_sm_order must name each of its " + std::to_string(order.size()) +
+                 " SMs (0 to " + std::to_string(order.size() - 1) + ") once; " +
+                 std::to_string(sm) + " is out of range or repeated",
+             {"launch.cta_sm_order"});
+      break;
+    }
+    seen[sm] = true;
+  }
+  const std::uint32_t partitions = c.spec().l2().partitions();
+  for (const std::uint32_t p : c.spec().l2().sm_partitions()) {
+    if (p >= partitions) {
+      c.fail("l2.sm_partitions names partition " + std::to_string(p) + ", not below " +
+                 c.show("l2.partitions"),
+             {"l2.sm_partitions", "l2.partitions"});
+      break;
     }
   }
 }

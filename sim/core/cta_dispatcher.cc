@@ -32,6 +32,26 @@ CtaDispatcher::CtaDispatcher(std::string name, const engine::ClockDomain& domain
     throw InputError("dispatcher config: field 'max_ctas_per_cycle' must be >= 0 (got " +
                      std::to_string(dispatch_.max_ctas_per_cycle) + ")");
   }
+  if (dispatch_.sm_order.empty()) {
+    for (std::size_t sm = 0; sm < sms_.size(); ++sm) order_.push_back(static_cast<int>(sm));
+  } else {
+    std::vector<bool> seen(sms_.size(), false);
+    for (const int sm : dispatch_.sm_order) {
+      if (sm < 0 || static_cast<std::size_t>(sm) >= sms_.size() ||
+          seen[static_cast<std::size_t>(sm)]) {
+        throw InputError("dispatcher config: field 'sm_order' must name each of the " +
+                         std::to_string(sms_.size()) + " SMs once (entry " + std::to_string(sm) +
+                         ")");
+      }
+      seen[static_cast<std::size_t>(sm)] = true;
+    }
+    if (dispatch_.sm_order.size() != sms_.size()) {
+      throw InputError("dispatcher config: field 'sm_order' has " +
+                       std::to_string(dispatch_.sm_order.size()) + " entries for " +
+                       std::to_string(sms_.size()) + " SMs");
+    }
+    order_ = dispatch_.sm_order;
+  }
   engine.add(*this);
   enable_commit_hook();
   engine::PortConfig port;
@@ -74,12 +94,12 @@ bool CtaDispatcher::start_next_kernel(Cycle now) {
   return true;
 }
 
-int CtaDispatcher::next_free_sm() const {
-  for (std::size_t i = 0; i < sms_.size(); ++i) {
-    const std::size_t sm = (rr_ + i) % sms_.size();
-    if (resident_[sm] < current_.occupancy.ctas_per_sm) return static_cast<int>(sm);
+std::size_t CtaDispatcher::next_free_position() const {
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const std::size_t at = (rr_ + i) % order_.size();
+    if (resident_[static_cast<std::size_t>(order_[at])] < current_.occupancy.ctas_per_sm) return at;
   }
-  return -1;
+  return order_.size();
 }
 
 void CtaDispatcher::place(Cycle now) {
@@ -98,7 +118,8 @@ void CtaDispatcher::place(Cycle now) {
     }
     if (free_slots < cluster) break;
     for (int k = 0; k < cluster && fetched_ < total; ++k) {
-      const int sm = next_free_sm();
+      const std::size_t at = next_free_position();
+      const int sm = order_[at];
       if (staged_count_ == staged_.size()) {
         staged_.emplace_back();
         staged_sm_.push_back(0);
@@ -112,7 +133,7 @@ void CtaDispatcher::place(Cycle now) {
       staged_sm_[staged_count_++] = sm;
       ++resident_[static_cast<std::size_t>(sm)];
       ++fetched_;
-      rr_ = (static_cast<std::size_t>(sm) + 1) % sms_.size();
+      rr_ = (at + 1) % order_.size();
     }
   }
 }

@@ -1,7 +1,8 @@
 // The CTA dispatcher (the GPU's compute work distributor) as an engine component in the SM clock
 // domain. It runs one kernel at a time: it reads the kernel from a KernelSource, computes its
 // occupancy (compute_occupancy), and places CTAs on SMs round robin over the SMs with a free CTA
-// slot, refilling an SM as its CTAs retire. CTAs are read from the source only when placed, so
+// slot, in index order or in the order `sm_order` gives (the H200's distributor: measured), and
+// refills an SM as its CTAs retire. CTAs are read from the source only when placed, so
 // memory stays bounded by the resident CTAs. A cluster's CTAs are placed in the same cycle, or
 // not at all. The next kernel starts `kernel_launch_overhead_cycles` after the previous one's
 // last CTA retired.
@@ -47,6 +48,8 @@ struct DispatcherConfig {
   /// Cycles from a CTA's placement (its SM slot taken) to its warps' first issue: the SM's CTA
   /// launch (warp slots, registers and shared memory set up, parameters loaded). 0: the next cycle.
   std::uint64_t cta_launch_cycles = 0;
+  /// The SMs in the order the round robin visits them (every SM once); empty: index order.
+  std::vector<int> sm_order;
 };
 
 /// What the dispatcher records of one kernel.
@@ -93,7 +96,8 @@ class CtaDispatcher final : public engine::Component {
 
  private:
   bool start_next_kernel(engine::Cycle now);
-  int next_free_sm() const;
+  /// The position in order_ of the next SM with a free CTA slot (one exists: place checks).
+  std::size_t next_free_position() const;
   void place(engine::Cycle now);
 
   engine::Engine* engine_;
@@ -106,7 +110,8 @@ class CtaDispatcher final : public engine::Component {
   traces::KernelInfo kernel_;
   KernelRecord current_;
   std::vector<int> resident_;  // CTAs per SM, placed ones included
-  std::size_t rr_ = 0;         // next SM the round robin looks at
+  std::size_t rr_ = 0;         // next position in order_ the round robin looks at
+  std::vector<int> order_;     // the SMs in round-robin order
   bool active_ = false;
   bool exhausted_ = false;
   bool start_pending_ = false;

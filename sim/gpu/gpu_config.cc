@@ -233,6 +233,11 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.sms = static_cast<uint32_t>(g.sms);
   ms.l2_slices = need(l2.has_slices(), l2.slices(), "l2.slices");
   ms.l2_partitions = l2.has_partitions() ? l2.partitions() : 1;
+  // The SM tables describe one chip: a description with another SM count (a what-if sweep)
+  // splits its SMs by index and places CTAs in index order.
+  if (static_cast<int>(l2.sm_partitions().size()) == g.sms) {
+    ms.sm_partitions.assign(l2.sm_partitions().begin(), l2.sm_partitions().end());
+  }
   ms.l2_address_hash = l2.address_hash();
   ms.noc.latency_cycles = s.noc().has_latency_cycles() ? s.noc().latency_cycles() : 1;
   if (s.noc().has_bandwidth_bytes_per_clk_per_port()) {
@@ -370,6 +375,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
   g.dispatch.elapsed_overhead_cycles = s.launch().elapsed_overhead_cycles();
   g.dispatch.cta_launch_cycles = s.launch().cta_launch_cycles();
+  if (static_cast<int>(s.launch().cta_sm_order().size()) == g.sms) {
+    g.dispatch.sm_order.assign(s.launch().cta_sm_order().begin(), s.launch().cta_sm_order().end());
+  }
   fill_chiplets(s, g);
   return g;
 }

@@ -73,6 +73,16 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
                      std::to_string(config.partition));
   }
   if (config.sms == 0) throw InputError(n + ".sms: expected at least 1 SM, got 0");
+  if (!config.sm_partitions.empty()) {
+    const bool bad = std::any_of(config.sm_partitions.begin(), config.sm_partitions.end(),
+                                 [&](std::uint8_t p) { return p >= config.partitions; });
+    if (config.sm_partitions.size() != config.sms || bad) {
+      throw InputError(n + ".sm_partitions: expected one partition below " +
+                       std::to_string(config.partitions) + " for each of the " +
+                       std::to_string(config.sms) + " SMs, got " +
+                       std::to_string(config.sm_partitions.size()) + " entries");
+    }
+  }
   if (config.coalescer.entries > (1u << 16)) {
     throw InputError(n + ".coalescer.entries: expected at most 65536 slots, got " +
                      std::to_string(config.coalescer.entries));
@@ -169,9 +179,12 @@ void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool di
   tags_.access(line_of(line_address), mask, dirty ? mask : 0);
 }
 
-bool L2Slice::is_near(std::uint32_t sm) const {
-  return sm_partition(sm, config_.sms, config_.partitions) == config_.partition;
+std::uint32_t L2Slice::sm_partition_of(std::uint32_t sm) const {
+  return config_.sm_partitions.empty() ? sm_partition(sm, config_.sms, config_.partitions)
+                                       : config_.sm_partitions[sm];
 }
+
+bool L2Slice::is_near(std::uint32_t sm) const { return sm_partition_of(sm) == config_.partition; }
 
 void L2Slice::respond(const MemRequest& request, Cycle ready) {
   responses_.push_back({ready, next_seq_++, response_to(request)});
@@ -180,7 +193,7 @@ void L2Slice::respond(const MemRequest& request, Cycle ready) {
 }
 
 std::uint32_t L2Slice::partition_of(const MemRequest& request) const {
-  return sm_partition(request.source_sm, config_.sms, config_.partitions);
+  return sm_partition_of(request.source_sm);
 }
 
 void L2Slice::answer(const MemRequest& request, Cycle ready, bool hit) {
@@ -235,7 +248,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   const bool copies_op = request.op == MemOp::kRead ||
                          (request.op == MemOp::kWrite && config_.far_write_copies);
   if (!near && !column_.empty() && copies_op) {
-    copy = column_[sm_partition(request.source_sm, config_.sms, config_.partitions)];
+    copy = column_[partition_of(request)];
     copy_present = copy->tags_.probe(request.line_address).valid_mask;
   }
   const bool copy_hit = copy != nullptr && request.op == MemOp::kRead &&

@@ -107,6 +107,9 @@ struct L2SliceConfig {
   std::uint32_t partition = 0;                  ///< this slice's partition
   std::uint32_t partitions = 1;                 ///< partitions of the L2
   std::uint32_t sms = 1;                        ///< SMs, split into `partitions` groups by index
+  /// The partition next to each SM (`sms` entries), where the SMs do not split by index; empty:
+  /// they do.
+  std::vector<std::uint8_t> sm_partitions;
   bool far_read_copies = false;                 ///< far reads leave a copy in the near partition
   bool far_write_copies = false;                ///< far plain writes leave one too (clean)
   /// Data bytes per L2 cycle that may cross between the partitions, all slices together (a far
@@ -202,6 +205,8 @@ class L2Slice final : public engine::Component {
   enum class Lookup { kDone, kNoResponseSlot, kNoOutboundSlot, kNoMshr };
 
   bool is_near(std::uint32_t sm) const;
+  /// The partition next to SM `sm` (sm_partitions, or the split by index).
+  std::uint32_t sm_partition_of(std::uint32_t sm) const;
   /// Notes forward progress for the engine and for a group.
   void progress() {
     note_progress();

@@ -95,6 +95,7 @@ void MemorySystem::build_slices(engine::Engine& engine, const engine::ClockDomai
     c.partition = dies > 1 ? 0 : hash_->slice_partition(s);
     c.partitions = dies > 1 ? 1 : config_.l2_partitions;
     c.sms = config_.sms;
+    if (dies == 1) c.sm_partitions = config_.sm_partitions;
     c.tags.seed = config_.l2.tags.seed + s;
     c.tags.index_divisor = config_.l2_per_die ? slices_per_die_ : config_.l2_slices;
     if (dies > 1 && !config_.l2_per_die) {

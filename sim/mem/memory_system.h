@@ -54,6 +54,8 @@ struct MemorySystemConfig {
   std::uint32_t sms = 2;                         ///< SM-side ports
   std::uint32_t l2_slices = 4;                   ///< slices over all partitions (and dies)
   std::uint32_t l2_partitions = 2;               ///< partitions (slices and SMs split evenly)
+  /// The partition next to each SM, by SM index; empty: SMs split into equal groups by index.
+  std::vector<std::uint8_t> sm_partitions;
   std::string l2_address_hash = "xor_fold";      ///< registered AddressHash name
   InterconnectConfig noc{.latency_cycles = 10};  ///< SMs <-> slices (per die)
   /// Per slice; partition, partitions and sms are filled in by the assembly.

@@ -196,6 +196,19 @@ TEST(ArchChecks, DiesDivideSms) {
   EXPECT_THAT(h200_violations({"sm.count=144"}), ElementsAre());
 }
 
+TEST(ArchChecks, SmTablesNameEachSmOnceAndRealPartitions) {
+  LoadedSpec loaded = resolve_spec("h200");
+  EXPECT_EQ(loaded.spec.launch().cta_sm_order_size(), 132);
+  EXPECT_EQ(loaded.spec.l2().sm_partitions_size(), 132);
+  loaded.spec.mutable_launch()->set_cta_sm_order(3, 124);  // 124 twice
+  loaded.spec.mutable_l2()->set_sm_partitions(5, 2);       // of two partitions
+  EXPECT_THAT(find_violations(loaded.spec, loaded.provenance),
+              ElementsAre(HasSubstr("launch.cta_sm_order must name each of its 132 SMs (0 to "
+                                    "131) once; 124 is out of range or repeated"),
+                          HasSubstr("l2.sm_partitions names partition 2, not below "
+                                    "l2.partitions = 2")));
+}
+
 TEST(ArchChecks, OccupancyAndRegisters) {
   EXPECT_THAT(h200_violations({"occupancy.max_threads_per_sm=4096"}),
               ElementsAre(HasSubstr("occupancy.max_threads_per_sm = 4096 exceeds "

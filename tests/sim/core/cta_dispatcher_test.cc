@@ -1,4 +1,4 @@
-// CTA dispatch: occupancy limits, round-robin placement, refill on retire, every CTA exactly
+// CTA dispatch: occupancy limits, round-robin placement (in index order or a given SM order), refill on retire, every CTA exactly
 // once, clusters placed together, and kernels in sequence with the launch overhead.
 #include "sim/core/cta_dispatcher.h"
 
@@ -117,6 +117,35 @@ TEST(CoreDispatch, RoundRobinWithinTheOccupancyLimitAndRefill) {
                                                    (static_cast<double>(r.cycles_active_sum) * 64));
   EXPECT_GT(r.achieved_occupancy_pct(), 30.0);
   EXPECT_TRUE(gpu.dispatcher().done());
+}
+
+TEST(CoreDispatch, TheSmOrderDecidesWhereTheRoundRobinGoes) {
+  std::vector<traces::KernelTrace> kernels;
+  kernels.push_back(chain_kernel("k", 6, 1024));  // 2 CTAs per SM
+  DispatcherConfig dispatch;
+  dispatch.sm_order = {2, 0, 1};
+  GpuBench gpu(3, std::move(kernels), dispatch);
+  gpu.run();
+  // CTAs 0, 1, 2 go to SMs 2, 0, 1, and the second round (3, 4, 5) the same way, all at cycle 1.
+  const int expected_first[] = {1, 2, 0};  // SM 0, 1, 2's first CTA
+  for (int sm = 0; sm < 3; ++sm) {
+    const auto& l = gpu.observer(sm).launches;
+    ASSERT_EQ(l.size(), 2u);
+    EXPECT_EQ(l.at(0).index.x, static_cast<std::uint32_t>(expected_first[sm]));
+    EXPECT_EQ(l.at(1).index.x, static_cast<std::uint32_t>(expected_first[sm] + 3));
+    EXPECT_EQ(l.at(1).cycle, 1u);
+  }
+}
+
+TEST(CoreDispatch, AnSmOrderThatMissesOrRepeatsAnSmIsAnInputError) {
+  for (const std::vector<int>& order : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1},
+                                        std::vector<int>{0, 1, 3}}) {
+    DispatcherConfig dispatch;
+    dispatch.sm_order = order;
+    std::vector<traces::KernelTrace> kernels;
+    kernels.push_back(chain_kernel("k", 1, 32));
+    EXPECT_THROW(GpuBench(3, std::move(kernels), dispatch), InputError);
+  }
 }
 
 TEST(CoreDispatch, KernelsRunInSequenceWithTheLaunchOverhead) {

@@ -82,6 +82,31 @@ TEST(MemL2Slice, HitTakesExactlyTheNearOrFarLatency) {
   EXPECT_DOUBLE_EQ(b.slice.counters().hit_rate_pct(), 100.0);
 }
 
+TEST(MemL2Slice, AnSmPartitionTableDecidesWhichSmsAreNear) {
+  L2SliceConfig c = small_config();
+  c.sms = 4;
+  c.sm_partitions = {1, 0, 1, 0};  // SMs 1 and 3 next to this slice's partition 0
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  for (std::uint32_t sm = 0; sm < 4; ++sm) b.sm.push(10 * sm, read(0, 0b0001, sm + 1, sm));
+  b.engine.run();
+  EXPECT_EQ(b.sm.latency(1), 1u + 30);
+  EXPECT_EQ(b.sm.latency(2), 1u + 20);
+  EXPECT_EQ(b.sm.latency(3), 1u + 30);
+  EXPECT_EQ(b.sm.latency(4), 1u + 20);
+  EXPECT_EQ(b.slice.counters().far_requests, 2u);
+}
+
+TEST(MemL2Slice, AnSmPartitionTableOfTheWrongSizeOrPartitionIsAnInputError) {
+  Engine engine;
+  const auto& domain = engine.add_clock_domain("l2", 1'000'000);
+  L2SliceConfig c = small_config();
+  c.sm_partitions = {0};  // two SMs
+  EXPECT_THROW(L2Slice("l2", domain, c), InputError);
+  c.sm_partitions = {0, 2};  // two partitions
+  EXPECT_THROW(L2Slice("l2", domain, c), InputError);
+}
+
 TEST(MemL2Slice, IdleSliceSleeps) {
   Bench b(small_config());
   b.slice.warm(0, kAllSectors);
