@@ -11,8 +11,9 @@
 // near exactly the lines whose home the reference found far. Each SM reads only its own lines, so
 // no SM's copies reach another's reads.
 //
-// Placement: `place` runs grids of 128-thread CTAs (64 and 132 CTAs with the flash_attention
-// twin's 18 KB of shared memory, 264 with it, 132 with 120 KB so one fits an SM, 1056 with 24 KB)
+// Placement: `place` runs grids of 128-thread CTAs (64, 66, 67, 80, 100, 128, 131, 132 and 264
+// CTAs with the flash_attention twin's 18 KB of shared memory, 132 with 120 KB so one fits an SM,
+// 1056 with 24 KB)
 // that stay resident 20 us, and reports each CTA's SM and start (globaltimer, ns after the first).
 //
 // Output (stdout, TSV): three kinds of rows,
@@ -161,8 +162,9 @@ int main() {
     int ctas;
     int smem;
   };
-  const Shape shapes[] = {{64, 18 << 10}, {132, 18 << 10}, {264, 18 << 10}, {132, 120 << 10},
-                          {1056, 24 << 10}};
+  const Shape shapes[] = {{64, 18 << 10},   {66, 18 << 10},   {67, 18 << 10},  {80, 18 << 10},
+                          {100, 18 << 10},  {128, 18 << 10},  {131, 18 << 10}, {132, 18 << 10},
+                          {264, 18 << 10},  {132, 120 << 10}, {1056, 24 << 10}};
   TWIN_CHECK(cudaFuncSetAttribute(place, cudaFuncAttributeMaxDynamicSharedMemorySize, 120 << 10));
   unsigned* place_sms = nullptr;
   unsigned long long* place_start = nullptr;
