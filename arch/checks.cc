@@ -66,6 +66,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "shared_memory.reserved_per_cta_bytes",
     "l2.sm_partitions",       // partition 0
     "launch.cta_sm_order",    // SM 0
+    "launch.cta_sm_priority",  // SM 0
 };
 
 // Sizes and counts the models decompose into address bits.

@@ -133,18 +133,21 @@ void check_tensor(CheckContext& c) {
 // The SM tables describe one chip; a description with another sm.count (a what-if sweep) does
 // not use them (sim/gpu/gpu_config.cc), so each is checked on its own terms.
 void check_placement(CheckContext& c) {
-  const auto& order = c.spec().launch().cta_sm_order();
-  std::vector<bool> seen(static_cast<std::size_t>(order.size()), false);
-  for (const std::uint32_t sm : order) {
-    if (sm >= seen.size() || seen[sm]) {
-      c.fail("launch.cta_sm_order must name each of its " + std::to_string(order.size()) +
-                 " SMs (0 to " + std::to_string(order.size() - 1) + ") once; " +
-                 std::to_string(sm) + " is out of range or repeated",
-             {"launch.cta_sm_order"});
-      break;
+  const auto check_list = [&](const auto& list, const char* path) {
+    std::vector<bool> seen(static_cast<std::size_t>(list.size()), false);
+    for (const std::uint32_t sm : list) {
+      if (sm >= seen.size() || seen[sm]) {
+        c.fail(std::string(path) + " must name each of its " + std::to_string(list.size()) +
+                   " SMs (0 to " + std::to_string(list.size() - 1) + ") once; " +
+                   std::to_string(sm) + " is out of range or repeated",
+               {path});
+        return;
+      }
+      seen[sm] = true;
     }
-    seen[sm] = true;
-  }
+  };
+  check_list(c.spec().launch().cta_sm_order(), "launch.cta_sm_order");
+  check_list(c.spec().launch().cta_sm_priority(), "launch.cta_sm_priority");
   const std::uint32_t partitions = c.spec().l2().partitions();
   for (const std::uint32_t p : c.spec().l2().sm_partitions()) {
     if (p >= partitions) {

@@ -16,6 +16,27 @@ double KernelRecord::achieved_occupancy_pct() const {
          (static_cast<double>(cycles_active_sum) * max_warps_per_sm);
 }
 
+namespace {
+
+// Throws InputError unless `list` names each of `sms` SMs once.
+void check_sm_list(const std::vector<int>& list, const char* field, std::size_t sms) {
+  std::vector<bool> seen(sms, false);
+  for (const int sm : list) {
+    if (sm < 0 || static_cast<std::size_t>(sm) >= sms || seen[static_cast<std::size_t>(sm)]) {
+      throw InputError(std::string("dispatcher config: field '") + field +
+                       "' must name each of the " + std::to_string(sms) + " SMs once (entry " +
+                       std::to_string(sm) + ")");
+    }
+    seen[static_cast<std::size_t>(sm)] = true;
+  }
+  if (list.size() != sms) {
+    throw InputError(std::string("dispatcher config: field '") + field + "' has " +
+                     std::to_string(list.size()) + " entries for " + std::to_string(sms) + " SMs");
+  }
+}
+
+}  // namespace
+
 CtaDispatcher::CtaDispatcher(std::string name, const engine::ClockDomain& domain,
                              engine::Engine& engine, std::vector<Sm*> sms,
                              traces::KernelSource& source, const SmConfig& config,
@@ -35,23 +56,13 @@ CtaDispatcher::CtaDispatcher(std::string name, const engine::ClockDomain& domain
   if (dispatch_.sm_order.empty()) {
     for (std::size_t sm = 0; sm < sms_.size(); ++sm) order_.push_back(static_cast<int>(sm));
   } else {
-    std::vector<bool> seen(sms_.size(), false);
-    for (const int sm : dispatch_.sm_order) {
-      if (sm < 0 || static_cast<std::size_t>(sm) >= sms_.size() ||
-          seen[static_cast<std::size_t>(sm)]) {
-        throw InputError("dispatcher config: field 'sm_order' must name each of the " +
-                         std::to_string(sms_.size()) + " SMs once (entry " + std::to_string(sm) +
-                         ")");
-      }
-      seen[static_cast<std::size_t>(sm)] = true;
-    }
-    if (dispatch_.sm_order.size() != sms_.size()) {
-      throw InputError("dispatcher config: field 'sm_order' has " +
-                       std::to_string(dispatch_.sm_order.size()) + " entries for " +
-                       std::to_string(sms_.size()) + " SMs");
-    }
+    check_sm_list(dispatch_.sm_order, "sm_order", sms_.size());
     order_ = dispatch_.sm_order;
   }
+  if (!dispatch_.sm_priority.empty()) {
+    check_sm_list(dispatch_.sm_priority, "sm_priority", sms_.size());
+  }
+  kernel_order_ = order_;
   engine.add(*this);
   enable_commit_hook();
   engine::PortConfig port;
@@ -87,6 +98,20 @@ bool CtaDispatcher::start_next_kernel(Cycle now) {
   current_.start = now + 1;
   current_.overhead = dispatch_.elapsed_overhead_cycles;
   current_.max_warps_per_sm = config_.limits.max_warps_per_sm;
+  if (!dispatch_.sm_order.empty()) {
+    // Each kernel starts at the head of the order; a grid smaller than the GPU takes the first
+    // of sm_priority and visits them in the order's order.
+    rr_ = 0;
+    kernel_order_ = order_;
+    const std::uint64_t ctas = kernel_.cta_count();
+    if (!dispatch_.sm_priority.empty() && ctas < sms_.size()) {
+      std::vector<bool> chosen(sms_.size(), false);
+      for (std::uint64_t i = 0; i < ctas; ++i) {
+        chosen[static_cast<std::size_t>(dispatch_.sm_priority[i])] = true;
+      }
+      std::erase_if(kernel_order_, [&](int sm) { return !chosen[static_cast<std::size_t>(sm)]; });
+    }
+  }
   active_ = true;
   start_pending_ = true;
   fetched_ = 0;
@@ -95,11 +120,13 @@ bool CtaDispatcher::start_next_kernel(Cycle now) {
 }
 
 std::size_t CtaDispatcher::next_free_position() const {
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    const std::size_t at = (rr_ + i) % order_.size();
-    if (resident_[static_cast<std::size_t>(order_[at])] < current_.occupancy.ctas_per_sm) return at;
+  for (std::size_t i = 0; i < kernel_order_.size(); ++i) {
+    const std::size_t at = (rr_ + i) % kernel_order_.size();
+    if (resident_[static_cast<std::size_t>(kernel_order_[at])] < current_.occupancy.ctas_per_sm) {
+      return at;
+    }
   }
-  return order_.size();
+  return kernel_order_.size();
 }
 
 void CtaDispatcher::place(Cycle now) {
@@ -113,13 +140,13 @@ void CtaDispatcher::place(Cycle now) {
       break;
     }
     int free_slots = 0;
-    for (std::size_t sm = 0; sm < sms_.size(); ++sm) {
-      free_slots += std::max(0, current_.occupancy.ctas_per_sm - resident_[sm]);
+    for (const int sm : kernel_order_) {
+      free_slots += std::max(0, current_.occupancy.ctas_per_sm - resident_[static_cast<std::size_t>(sm)]);
     }
     if (free_slots < cluster) break;
     for (int k = 0; k < cluster && fetched_ < total; ++k) {
       const std::size_t at = next_free_position();
-      const int sm = order_[at];
+      const int sm = kernel_order_[at];
       if (staged_count_ == staged_.size()) {
         staged_.emplace_back();
         staged_sm_.push_back(0);
@@ -133,7 +160,7 @@ void CtaDispatcher::place(Cycle now) {
       staged_sm_[staged_count_++] = sm;
       ++resident_[static_cast<std::size_t>(sm)];
       ++fetched_;
-      rr_ = (at + 1) % order_.size();
+      rr_ = (at + 1) % kernel_order_.size();
     }
   }
 }

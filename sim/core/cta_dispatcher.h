@@ -1,8 +1,9 @@
 // The CTA dispatcher (the GPU's compute work distributor) as an engine component in the SM clock
 // domain. It runs one kernel at a time: it reads the kernel from a KernelSource, computes its
 // occupancy (compute_occupancy), and places CTAs on SMs round robin over the SMs with a free CTA
-// slot, in index order or in the order `sm_order` gives (the H200's distributor: measured), and
-// refills an SM as its CTAs retire. CTAs are read from the source only when placed, so
+// slot, in index order or in the order `sm_order` gives (the H200's distributor, measured: each
+// kernel starts at the head of the order, and a grid smaller than the GPU uses the SMs
+// `sm_priority` lists first), and refills an SM as its CTAs retire. CTAs are read from the source only when placed, so
 // memory stays bounded by the resident CTAs. A cluster's CTAs are placed in the same cycle, or
 // not at all. The next kernel starts `kernel_launch_overhead_cycles` after the previous one's
 // last CTA retired.
@@ -48,8 +49,12 @@ struct DispatcherConfig {
   /// Cycles from a CTA's placement (its SM slot taken) to its warps' first issue: the SM's CTA
   /// launch (warp slots, registers and shared memory set up, parameters loaded). 0: the next cycle.
   std::uint64_t cta_launch_cycles = 0;
-  /// The SMs in the order the round robin visits them (every SM once); empty: index order.
+  /// The SMs in the order the round robin visits them (every SM once); empty: index order. With
+  /// an order, each kernel starts at its head.
   std::vector<int> sm_order;
+  /// With sm_order: the SMs a grid of fewer CTAs than SMs uses, first first (every SM once);
+  /// empty: the first of sm_order.
+  std::vector<int> sm_priority;
 };
 
 /// What the dispatcher records of one kernel.
@@ -111,7 +116,8 @@ class CtaDispatcher final : public engine::Component {
   KernelRecord current_;
   std::vector<int> resident_;  // CTAs per SM, placed ones included
   std::size_t rr_ = 0;         // next position in order_ the round robin looks at
-  std::vector<int> order_;     // the SMs in round-robin order
+  std::vector<int> order_;         // the SMs in round-robin order
+  std::vector<int> kernel_order_;  // those the current kernel uses, in that order
   bool active_ = false;
   bool exhausted_ = false;
   bool start_pending_ = false;

@@ -377,6 +377,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   g.dispatch.cta_launch_cycles = s.launch().cta_launch_cycles();
   if (static_cast<int>(s.launch().cta_sm_order().size()) == g.sms) {
     g.dispatch.sm_order.assign(s.launch().cta_sm_order().begin(), s.launch().cta_sm_order().end());
+    if (static_cast<int>(s.launch().cta_sm_priority().size()) == g.sms) {
+      g.dispatch.sm_priority.assign(s.launch().cta_sm_priority().begin(),
+                                    s.launch().cta_sm_priority().end());
+    }
   }
   fill_chiplets(s, g);
   return g;

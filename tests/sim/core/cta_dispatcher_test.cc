@@ -137,6 +137,26 @@ TEST(CoreDispatch, TheSmOrderDecidesWhereTheRoundRobinGoes) {
   }
 }
 
+TEST(CoreDispatch, AGridSmallerThanTheGpuRunsOnThePrioritySmsInOrder) {
+  DispatcherConfig dispatch;
+  dispatch.sm_order = {3, 1, 0, 2};
+  dispatch.sm_priority = {2, 1, 0, 3};
+  std::vector<traces::KernelTrace> kernels;
+  kernels.push_back(chain_kernel("small", 2, 32));  // SMs 2 and 1, visited as the order has them
+  kernels.push_back(chain_kernel("whole", 4, 32));  // every SM, from the head of the order
+  GpuBench gpu(4, std::move(kernels), dispatch);
+  gpu.run();
+  const auto first_cta = [&](int sm, std::size_t k) { return gpu.observer(sm).launches.at(k).index.x; };
+  EXPECT_EQ(gpu.observer(3).launches.size(), 1u);  // only the second kernel's
+  EXPECT_EQ(gpu.observer(0).launches.size(), 1u);
+  EXPECT_EQ(first_cta(1, 0), 0u);
+  EXPECT_EQ(first_cta(2, 0), 1u);
+  EXPECT_EQ(first_cta(3, 0), 0u);
+  EXPECT_EQ(first_cta(1, 1), 1u);
+  EXPECT_EQ(first_cta(0, 0), 2u);
+  EXPECT_EQ(first_cta(2, 1), 3u);
+}
+
 TEST(CoreDispatch, AnSmOrderThatMissesOrRepeatsAnSmIsAnInputError) {
   for (const std::vector<int>& order : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1},
                                         std::vector<int>{0, 1, 3}}) {
