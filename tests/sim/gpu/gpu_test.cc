@@ -66,6 +66,26 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+TEST(GpuConfig, H200PlacesCtasAndSplitsSmsAsMeasured) {
+  const GpuConfig c = h200();
+  ASSERT_EQ(c.dispatch.sm_order.size(), 132u);
+  EXPECT_EQ(c.dispatch.sm_order[0], 124);  // SMs 124-131 first, then a TPC of each GPC
+  EXPECT_EQ(c.dispatch.sm_order[8], 6);
+  EXPECT_EQ(c.dispatch.sm_order[9], 7);
+  ASSERT_EQ(c.dispatch.sm_priority.size(), 132u);
+  EXPECT_EQ(c.dispatch.sm_priority[8], 0);  // then the even SM of each TPC
+  ASSERT_EQ(c.memory.sm_partitions.size(), 132u);
+  EXPECT_EQ(c.memory.sm_partitions[0], c.memory.sm_partitions[124]);
+  EXPECT_NE(c.memory.sm_partitions[2], c.memory.sm_partitions[124]);
+  // A what-if with more SMs leaves the chip's tables out: index order, SMs split by index.
+  arch::Spec spec = arch::load_spec("h200").spec;
+  spec.mutable_sm()->set_count(144);
+  const GpuConfig more = gpu_config_from_spec(spec);
+  EXPECT_TRUE(more.dispatch.sm_order.empty());
+  EXPECT_TRUE(more.dispatch.sm_priority.empty());
+  EXPECT_TRUE(more.memory.sm_partitions.empty());
+}
+
 TEST(GpuConfig, B200IsTwoDiesJoinedByALink) {
   const GpuConfig c = gpu_config_from_spec(arch::load_spec("b200").spec);
   EXPECT_EQ(c.memory.dies, 2u);
