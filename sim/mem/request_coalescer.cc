@@ -16,8 +16,15 @@ RequestCoalescer::Slot& RequestCoalescer::slot(std::uint64_t line_address, std::
 void RequestCoalescer::lead(const MemRequest& request, std::uint32_t partition, engine::Cycle now) {
   if (slots_.empty()) return;
   Slot& s = slot(request.line_address, partition);
-  // A slot is free when unused or past its leader's answer; one still waiting is kept.
-  if (s.used && (s.ready == kUnknown || s.ready > now)) return;
+  // A slot is free when unused or past its leader's answer; one still waiting is kept, unless it
+  // is full and of this read's line: then its group waits aside and this read leads the next.
+  if (s.used && (s.ready == kUnknown || s.ready > now)) {
+    if (s.ready != kUnknown || s.line != request.line_address || s.partition != partition ||
+        s.waiting < config_.followers || config_.followers == 0) {
+      return;
+    }
+    park(s);
+  }
   s = Slot{.line = request.line_address,
            .leader_id = request.id,
            .ready = kUnknown,
@@ -26,6 +33,27 @@ void RequestCoalescer::lead(const MemRequest& request, std::uint32_t partition, 
            .waiting = 0,
            .sectors = request.sector_mask,
            .used = true};
+}
+
+void RequestCoalescer::park(Slot& s) {
+  std::size_t g = 0;
+  while (g < parked_.size() && parked_[g].used) ++g;
+  if (g == parked_.size()) {
+    parked_.emplace_back();
+    parked_waiting_.resize(parked_.size() * config_.followers);
+  }
+  parked_[g] = Parked{.line = s.line,
+                      .leader_id = s.leader_id,
+                      .leader_sm = s.leader_sm,
+                      .partition = s.partition,
+                      .used = true};
+  const std::size_t from = index(s) * config_.followers;
+  const std::size_t to = g * config_.followers;
+  for (std::uint32_t i = 0; i < config_.followers; ++i) {
+    parked_waiting_[to + i] = waiting_[from + i];
+  }
+  s.waiting = 0;
+  ++parked_count_;
 }
 
 void RequestCoalescer::close(std::uint64_t line_address) {

@@ -10,7 +10,9 @@
 // leader's response is ready to leave. A later read of the same line and partition whose sectors
 // the leader asked for joins it (up to `followers` per slot): it costs the slice no lookup and no
 // lts__ counts, and is answered in the leader's cycle, whether it joins before or after that
-// cycle is known. A write, atomic or reduction of the line closes the slot. Without `joins_hits`
+// cycle is known. A read that finds its line's slot full is looked up, and leads the next group
+// of the line: the full group waits aside for its leader (on the H200 a line in flight takes 3
+// followers, and K readers of it coalesce in groups of 4, validate/reference/h200/lrc_crowd.tsv). A write, atomic or reduction of the line closes the slot. Without `joins_hits`
 // a read that hits closes its slot at once: on the H200, reads from two SMs of lines in flight
 // from DRAM join, reads of lines that hit almost never do (validate/reference/h200/lrc_pair.tsv).
 //
@@ -85,6 +87,7 @@ class RequestCoalescer {
     Slot& s = slot(request.line_address, partition);
     if (!s.used || s.line != request.line_address || s.partition != partition ||
         s.leader_id != request.id || s.leader_sm != request.source_sm || s.ready != kUnknown) {
+      if (parked_count_ > 0) answer_parked(request, partition, ready, answer);
       return;
     }
     s.ready = ready;
@@ -97,6 +100,9 @@ class RequestCoalescer {
 
   /// Reads waiting for a leader's answer (they keep the slice busy).
   std::uint64_t waiting() const { return waiting_total_; }
+
+  /// Full groups set aside for a read that leads the next group of their line.
+  std::uint32_t parked() const { return parked_count_; }
 
  private:
   static constexpr engine::Cycle kUnknown =
@@ -113,7 +119,36 @@ class RequestCoalescer {
     bool used = false;
   };
 
+  /// A full group whose slot a later read of its line took over: it waits for its leader aside.
+  struct Parked {
+    std::uint64_t line = 0;
+    std::uint64_t leader_id = 0;
+    std::uint32_t leader_sm = 0;
+    std::uint32_t partition = 0;
+    bool used = false;
+  };
+
+  template <class Answer>
+  void answer_parked(const MemRequest& request, std::uint32_t partition, engine::Cycle ready,
+                     Answer& answer) {
+    for (std::size_t g = 0; g < parked_.size(); ++g) {
+      Parked& p = parked_[g];
+      if (!p.used || p.leader_id != request.id || p.line != request.line_address ||
+          p.partition != partition || p.leader_sm != request.source_sm) {
+        continue;
+      }
+      const std::size_t base = g * config_.followers;
+      for (std::uint32_t i = 0; i < config_.followers; ++i) answer(parked_waiting_[base + i], ready);
+      waiting_total_ -= config_.followers;
+      p.used = false;
+      --parked_count_;
+      return;
+    }
+  }
+
   Slot& slot(std::uint64_t line_address, std::uint32_t partition);
+  /// Sets the full group of `s` aside (its waiters keep their order).
+  void park(Slot& s);
   std::size_t index(const Slot& s) const { return static_cast<std::size_t>(&s - slots_.data()); }
   /// True when `s` is open for `line` and `partition` at `now` (a slot past its answer is free).
   static bool open(const Slot& s, std::uint64_t line, std::uint32_t partition, engine::Cycle now) {
@@ -125,6 +160,9 @@ class RequestCoalescer {
   std::vector<Slot> slots_;
   std::vector<MemRequest> waiting_;  // followers per slot
   std::uint64_t waiting_total_ = 0;
+  std::vector<Parked> parked_;              // reused once answered
+  std::vector<MemRequest> parked_waiting_;  // followers per parked group
+  std::uint32_t parked_count_ = 0;
 };
 
 }  // namespace warpsim::mem

@@ -200,6 +200,23 @@ TEST(MemL2Slice, ReadsOfALineInFlightJoinItInTheCoalescer) {
   EXPECT_EQ(b.memory.requests.size(), 2u);
 }
 
+TEST(MemL2Slice, AReadThatFindsItsSlotFullLeadsTheNextGroup) {
+  // validate/reference/h200/lrc_crowd.tsv: K readers of a line in flight coalesce in groups of 4.
+  L2SliceConfig c = small_config();
+  c.coalescer = {.entries = 16, .followers = 3, .joins_hits = false};
+  Bench b(c);
+  for (std::uint64_t i = 1; i <= 8; ++i) b.sm.push(i - 1, read(0, 0b0001, i, 0));
+  b.engine.run();
+  // Reads 2-4 join read 1; read 5 is looked up (merging into the MSHR) and reads 6-8 join it.
+  for (std::uint64_t i = 2; i <= 4; ++i) EXPECT_EQ(b.sm.received_at.at(i), b.sm.received_at.at(1));
+  for (std::uint64_t i = 6; i <= 8; ++i) EXPECT_EQ(b.sm.received_at.at(i), b.sm.received_at.at(5));
+  EXPECT_EQ(b.sm.latency(1), 1u + 1 + 50 + 10);
+  EXPECT_EQ(b.slice.counters().coalesced_sectors, 6u);
+  EXPECT_EQ(b.slice.counters().requests, 2u);
+  EXPECT_EQ(b.slice.counters().mshr_merges, 1u);
+  EXPECT_EQ(b.memory.requests.size(), 1u);
+}
+
 TEST(MemL2Slice, JoinedHitIsAnsweredWithItsLeaderAndWritesCloseTheSlot) {
   L2SliceConfig c = small_config();
   c.coalescer = {.entries = 16, .followers = 4};
