@@ -1,7 +1,8 @@
 // Shared by the probes that time a loop from inside a kernel with clock64 (barrier.cu, branch.cu,
-// branch_align.cu, data_array.cu, lds_rate.cu, mufu_rate.cu): the launch-and-read-back loop, the
-// dependent FFMA chain the branch probes run, a clock64 stamp and a 32-bit shared load that the
-// compiler keeps in place.
+// branch_align.cu, data_array.cu, lds_rate.cu, mufu_rate.cu, mio_order.cu, lrc_pair.cu,
+// lrc_crowd.cu, sm_partition.cu): the launch-and-read-back loop, the dependent FFMA chain the
+// branch probes run, a clock64 stamp, a 32-bit shared load that the compiler keeps in place, the
+// %globaltimer and %smid registers and one MUFU.EX2.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,4 +45,25 @@ __device__ __forceinline__ int load_shared(const int* p) {
                : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p)))
                : "memory");
   return v;
+}
+
+// %globaltimer, ns (comparable between SMs).
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// The SM the calling warp runs on (%smid).
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// One MUFU.EX2 (ex2.approx.ftz.f32).
+__device__ __forceinline__ float ex2(float x) {
+  float y;
+  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
 }

@@ -22,18 +22,6 @@ __constant__ int kNear[] = {124, 125, 126, 127, 128, 129, 130, 131, 0,   1,   8,
                             42,  43,  44,  45,  48,  49,  56,  57,  58,  59,  60,  61,  70,  71};
 constexpr int kMaxReaders = 24;
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
 __global__ void probe(const float* buf, int k, volatile int* arrived, float* sink,
                       unsigned long long* out) {
   extern __shared__ int hold[];

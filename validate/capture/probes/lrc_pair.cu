@@ -15,18 +15,6 @@
 
 namespace {
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
 __global__ void probe(const float* buf, int delay, int warm, volatile int* flags, float* sink,
                       unsigned long long* out) {
   const int lane = threadIdx.x & 31, cta = blockIdx.x;

@@ -22,12 +22,6 @@ namespace {
 
 enum Op { kEx2, kShfl, kLds1, kFfma };
 
-__device__ __forceinline__ float ex2(float x) {
-  float y;
-  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 __device__ __forceinline__ float use(float y) {
   float z;
   asm volatile("add.f32 %0, %1, 0f3F800000;" : "=f"(z) : "f"(y));

@@ -24,12 +24,6 @@ constexpr int kMaxWarps = 32;
 
 enum Kind { kEx2, kRsq, kMix, kEx2Lds };
 
-__device__ __forceinline__ float ex2(float x) {
-  float y;
-  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 __device__ __forceinline__ float rsq(float x) {
   float y;
   asm volatile("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));

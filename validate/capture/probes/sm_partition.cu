@@ -39,12 +39,6 @@ __device__ __forceinline__ unsigned load_cg(const unsigned* p) {
   return v;
 }
 
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
 // Follows the chain buf[i * 32] = i + 1 from line `first` for `count` lines, one load in flight;
 // stamps[k] is taken right after load k issues, so stamps[k + 1] - stamps[k] is load k's latency.
 // Returns the last line reached.
@@ -79,12 +73,6 @@ __global__ void probe(const unsigned* buf, unsigned* sink, unsigned* sms, long l
   const unsigned last =
       chase(buf, static_cast<unsigned>(cta * kPerSm), kPerSm, stamps + cta * (kPerSm + 1));
   if (last == 0u) *sink = last + hold[0];
-}
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
 }
 
 // Each CTA reports its SM and its start (globaltimer), then stays resident `hold_ns`, so a grid
