@@ -141,7 +141,8 @@ void CtaDispatcher::place(Cycle now) {
     }
     int free_slots = 0;
     for (const int sm : kernel_order_) {
-      free_slots += std::max(0, current_.occupancy.ctas_per_sm - resident_[static_cast<std::size_t>(sm)]);
+      free_slots +=
+          std::max(0, current_.occupancy.ctas_per_sm - resident_[static_cast<std::size_t>(sm)]);
     }
     if (free_slots < cluster) break;
     for (int k = 0; k < cluster && fetched_ < total; ++k) {

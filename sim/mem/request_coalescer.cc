@@ -7,7 +7,8 @@ RequestCoalescer::RequestCoalescer(const RequestCoalescerConfig& config)
       slots_(config.entries),
       waiting_(std::size_t{config.entries} * config.followers) {}
 
-RequestCoalescer::Slot& RequestCoalescer::slot(std::uint64_t line_address, std::uint32_t partition) {
+RequestCoalescer::Slot& RequestCoalescer::slot(std::uint64_t line_address,
+                                               std::uint32_t partition) {
   // Lines are 128-byte aligned; neighbouring lines of one partition take neighbouring slots.
   const std::uint64_t key = (line_address / kLineBytes) * 2654435761u + partition * 40503u;
   return slots_[static_cast<std::size_t>((key ^ (key >> 17)) % slots_.size())];

@@ -12,7 +12,8 @@
 // lts__ counts, and is answered in the leader's cycle, whether it joins before or after that
 // cycle is known. A read that finds its line's slot full is looked up, and leads the next group
 // of the line: the full group waits aside for its leader (on the H200 a line in flight takes 3
-// followers, and K readers of it coalesce in groups of 4, validate/reference/h200/lrc_crowd.tsv). A write, atomic or reduction of the line closes the slot. Without `joins_hits`
+// followers, and K readers of it coalesce in groups of 4, validate/reference/h200/
+// lrc_crowd.tsv). A write, atomic or reduction of the line closes the slot. Without `joins_hits`
 // a read that hits closes its slot at once: on the H200, reads from two SMs of lines in flight
 // from DRAM join, reads of lines that hit almost never do (validate/reference/h200/lrc_pair.tsv).
 //
@@ -138,7 +139,8 @@ class RequestCoalescer {
         continue;
       }
       const std::size_t base = g * config_.followers;
-      for (std::uint32_t i = 0; i < config_.followers; ++i) answer(parked_waiting_[base + i], ready);
+      for (std::uint32_t i = 0; i < config_.followers; ++i)
+        answer(parked_waiting_[base + i], ready);
       waiting_total_ -= config_.followers;
       p.used = false;
       --parked_count_;

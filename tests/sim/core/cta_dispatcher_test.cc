@@ -1,5 +1,6 @@
-// CTA dispatch: occupancy limits, round-robin placement (in index order or a given SM order), refill on retire, every CTA exactly
-// once, clusters placed together, and kernels in sequence with the launch overhead.
+// CTA dispatch: occupancy limits, round-robin placement (in index order or a given SM order),
+// refill on retire, every CTA exactly once, clusters placed together, and kernels in sequence with
+// the launch overhead.
 #include "sim/core/cta_dispatcher.h"
 
 #include <gtest/gtest.h>
@@ -146,7 +147,9 @@ TEST(CoreDispatch, AGridSmallerThanTheGpuRunsOnThePrioritySmsInOrder) {
   kernels.push_back(chain_kernel("whole", 4, 32));  // every SM, from the head of the order
   GpuBench gpu(4, std::move(kernels), dispatch);
   gpu.run();
-  const auto first_cta = [&](int sm, std::size_t k) { return gpu.observer(sm).launches.at(k).index.x; };
+  const auto first_cta = [&](int sm, std::size_t k) {
+    return gpu.observer(sm).launches.at(k).index.x;
+  };
   EXPECT_EQ(gpu.observer(3).launches.size(), 1u);  // only the second kernel's
   EXPECT_EQ(gpu.observer(0).launches.size(), 1u);
   EXPECT_EQ(first_cta(1, 0), 0u);
@@ -158,8 +161,8 @@ TEST(CoreDispatch, AGridSmallerThanTheGpuRunsOnThePrioritySmsInOrder) {
 }
 
 TEST(CoreDispatch, AnSmOrderThatMissesOrRepeatsAnSmIsAnInputError) {
-  for (const std::vector<int>& order : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1},
-                                        std::vector<int>{0, 1, 3}}) {
+  for (const std::vector<int>& order :
+       {std::vector<int>{0, 1}, std::vector<int>{0, 1, 1}, std::vector<int>{0, 1, 3}}) {
     DispatcherConfig dispatch;
     dispatch.sm_order = order;
     std::vector<traces::KernelTrace> kernels;

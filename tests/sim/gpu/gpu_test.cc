@@ -39,7 +39,7 @@ TEST(GpuConfig, H200FromItsDescription) {
   const GpuConfig c = h200();
   EXPECT_EQ(c.sms, 132);
   EXPECT_EQ(c.sm_mhz, 1960);
-  EXPECT_EQ(c.memory_mhz, 3125);  // 6.25 Gbit/s per pin, double data rate
+  EXPECT_EQ(c.memory_mhz, 3125);                     // 6.25 Gbit/s per pin, double data rate
   EXPECT_EQ(c.memory.dram_geometry.channels, 192u);  // 96 channels x 2 pseudo-channels
   EXPECT_EQ(c.memory.dram.bytes_per_cycle, 8u);
   EXPECT_EQ(c.memory.dram.burst_length, 8u);
@@ -93,7 +93,7 @@ TEST(GpuConfig, B200IsTwoDiesJoinedByALink) {
   EXPECT_EQ(c.memory.l2_partitions, 1u);  // the dies are the partitions; the link is the distance
   EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, c.memory.l2.hit_latency_near_cycles);
   EXPECT_EQ(c.memory.die_link.latency_cycles, 35u);
-  EXPECT_EQ(c.memory.die_link.bytes_per_cycle, 2544u);  // 10 TB/s both ways, half each way
+  EXPECT_EQ(c.memory.die_link.bytes_per_cycle, 2544u);    // 10 TB/s both ways, half each way
   EXPECT_EQ(c.memory.noc.total_bytes_per_cycle, 10240u);  // split per die by the assembly
   EXPECT_TRUE(c.warnings.empty());
 }
@@ -140,7 +140,7 @@ TEST(GpuSimulate, CopyCountsAreExact) {
   const auto& r = reports[0];
   EXPECT_EQ(metric(r, "launch__grid_size"), 16);
   EXPECT_EQ(metric(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 128);  // one per warp
-  EXPECT_EQ(metric(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 512);  // 16 KB / 32 B
+  EXPECT_EQ(metric(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 512);   // 16 KB / 32 B
   EXPECT_EQ(metric(r, "dram__bytes_read.sum"), 16384);  // cold caches: every byte once
   EXPECT_EQ(metric(r, "smsp__thread_inst_executed_per_inst_executed.ratio"), 32);
   EXPECT_GT(metric(r, "gpc__cycles_elapsed.max"), 300);  // at least one trip to DRAM and back
