@@ -4,6 +4,7 @@ point list: one row per point (index, name), one column per metric, or per metri
 several profiles are given.
     one_pass.py points.tsv raw.csv > one_pass.tsv
     one_pass.py points.tsv as_is=raw0.csv settled=raw1.csv > compare.tsv
+    one_pass.py --metrics a.sum,b.sum points.tsv raw.csv > other.tsv   (other metrics)
 """
 import csv
 import sys
@@ -13,19 +14,23 @@ METRICS = ["dram__bytes_read.sum", "dram__bytes_write.sum",
 
 
 def main():
-    points = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
-    labelled = [a.split("=", 1) if "=" in a else ["", a] for a in sys.argv[2:]]
+    args = sys.argv[1:]
+    metrics = METRICS
+    if args[:1] == ["--metrics"]:
+        metrics, args = args[1].split(","), args[2:]
+    points = [l.rstrip("\n").split("\t") for l in open(args[0])][1:]
+    labelled = [a.split("=", 1) if "=" in a else ["", a] for a in args[1:]]
     tables = []
     for _, path in labelled:
         rows = list(csv.reader(open(path)))
-        idx = [rows[0].index(m) for m in METRICS]
+        idx = [rows[0].index(m) for m in metrics]
         tables.append([[r[i].replace(",", "") for i in idx] for r in rows[2:]])
         if len(tables[-1]) != len(points):
             sys.exit(f"{path}: {len(tables[-1])} launches for {len(points)} points")
-    head = [m if len(labelled) == 1 else f"{m}:{label}" for m in METRICS for label, _ in labelled]
+    head = [m if len(labelled) == 1 else f"{m}:{label}" for m in metrics for label, _ in labelled]
     print("\t".join(["index", "name"] + head))
     for k, p in enumerate(points):
-        values = [t[k][c] for c in range(len(METRICS)) for t in tables]
+        values = [t[k][c] for c in range(len(metrics)) for t in tables]
         print("\t".join([p[0], p[1]] + values))
 
 
