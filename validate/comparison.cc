@@ -33,6 +33,9 @@ const std::vector<ComparedMetric>& compared_metrics() {
       // sectors, other units' lookups still move the rate by tens of points).
       {"lts__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0, "lts__t_sectors.sum",
        kMinDramBytes / 32},
+      // The SMs' read sectors the L2 looks up after its request coalescer: how many reads joined
+      // one in flight (the rest of the coalescable sectors), from 1 MB of reads.
+      {"lts__t_sectors_srcunit_tex_op_read.sum", ErrorUnit::kPercent, kMinDramBytes / 32},
       // The L1's hit rate over every sector its tag stage looks up, loads and stores, as ncu counts
       // it (saxpy's 33 % on the H200 are its stores to the y it loaded).
       {"l1tex__t_sector_hit_rate.pct", ErrorUnit::kPoints, 0.0, 100.0},

@@ -223,6 +223,13 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
   r.add_formula("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "sector",
                 "read sectors coalesced before the L2",
                 [](const FormulaContext& f) { return f.value("gpu.l2.coalesced_sectors"); });
+  // The read sectors the slices look up: those arriving less those the coalescer joined (a far
+  // read counted once, at its home or its near copy).
+  r.add_formula("lts__t_sectors_srcunit_tex_op_read.sum", "sector",
+                "read sectors from the SMs looked up in the L2",
+                [](const FormulaContext& f) {
+                  return f.value("gpu.l2.coalescable_sectors") - f.value("gpu.l2.coalesced_sectors");
+                });
   r.add_formula("lts__t_sectors_lookup_hit.sum", "sector", "L2 sectors hit",
                 [](const FormulaContext& f) { return f.value("gpu.l2.sectors_hit"); });
   r.add_formula("lts__t_sector_hit_rate.pct", "%", "L2 sector hit rate",

@@ -94,6 +94,8 @@ constexpr Row kRows[] = {
     {"lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum", "sector",
      "L2 Coalesced Read Sectors", S::kMemoryWorkload,
      "read sectors that joined a read in flight instead of an L2 lookup"},
+    {"lts__t_sectors_srcunit_tex_op_read.sum", "sector", "L2 Read Sectors From SMs",
+     S::kMemoryWorkload, "read sectors from the SMs looked up in L2 (after the coalescer)"},
     {"lts__t_sectors.sum", "sector", "L2 Sectors", S::kMemoryWorkload,
      "sectors accessed in L2 (all sources and operations)"},
     {"lts__t_sectors_lookup_hit.sum", "sector", "L2 Sector Hits", S::kMemoryWorkload,

@@ -161,6 +161,23 @@ TEST(GpuSimulate, DeterministicForAnyThreadCount) {
   }
 }
 
+TEST(GpuSimulate, TheL2CountsTheReadSectorsItLooksUpAfterTheCoalescer) {
+  const GpuConfig c = h200();
+  // A copy reads each of its 65536 floats' 8192 sectors once: nothing to join.
+  const auto copy = run(c, "copy", {"n=65536"});
+  EXPECT_EQ(metric(copy[0], "lts__t_sectors_srcunit_tex_op_read.sum"), 8192);
+  EXPECT_EQ(metric(copy[0], "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum"),
+            0);
+  // FlashAttention's CTAs of one head read its K and V blocks together: the joined sectors are
+  // not looked up.
+  const auto fa = run(c, "flash_attention", {"heads=2", "seq=256"});
+  const double arriving = metric(fa[0], "lrc__request_sectors_op_read_coalescable.sum");
+  const double joined =
+      metric(fa[0], "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum");
+  EXPECT_GT(joined, 0);
+  EXPECT_EQ(metric(fa[0], "lts__t_sectors_srcunit_tex_op_read.sum"), arriving - joined);
+}
+
 // The same copy twice in one run: its input stays in the L2 only with warm caches.
 std::vector<stats::KernelReport> copy_twice(const GpuConfig& config, unsigned threads = 1) {
   const workloads::Workload& w = workloads::find_workload("copy");
