@@ -12,10 +12,7 @@ dir=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$root/validate/capture/one_pass_runs.sh" run1 run2 > "$dir/all_points.tsv"
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n1 | tr -d '.')
-case "$cc" in 90|100|101|103|120|121) target="${cc}a" ;; *) target="$cc" ;; esac
-nvcc -O3 -std=c++17 "-gencode=arch=compute_${target},code=sm_${target}" -lineinfo \
-     -o "$work/twins" "$root"/workloads/cuda/*.cu
+"$root/validate/capture/build_twins.sh" "$work/twins"
 one=dram__bytes_read.sum,dram__bytes_write.sum,gpc__cycles_elapsed.max
 multi=$one,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read.sum
 multi+=,lts__t_sectors_srcunit_ltcfabric_op_read.sum,lrc__request_sectors_op_read_coalescable.sum

@@ -8,11 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n1 | tr -d '.')
-case "$cc" in 90|100|101|103|120|121) target="${cc}a" ;; *) target="$cc" ;; esac
-nvcc -O3 -std=c++17 "-gencode=arch=compute_${target},code=sm_${target}" -lineinfo \
-     -o "$work/twins" "$root"/workloads/cuda/*.cu
-"$work/twins" list > "$work/points.tsv"
+"$root/validate/capture/build_twins.sh" "$work/twins" "$work/points.tsv"
 metrics=lrc__request_sectors_op_read_coalescable.sum
 metrics+=,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
 metrics+=,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum
