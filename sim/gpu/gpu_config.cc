@@ -350,10 +350,17 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
 
   // The description's HBM latency is load-to-use from an SM for an unloaded L2 miss (pointer
   // chase over a footprint far beyond the L2, so its lines' homes are spread over the partitions:
-  // the average of near and far requesters). The slice's fill latency is what remains after the
-  // hit path's fixed parts (port cycles, two NoC traversals), the far requesters' share of the
-  // far - near difference, the memory crossbar both ways and a read on an idle channel (tRCD +
-  // CL + burst, in L2 cycles: the chase returns to a bank long after a refresh closed its row).
+  // the average of near and far requesters). What remains after the hit path's fixed parts (port
+  // cycles, two NoC traversals), the far requesters' share of the far - near difference, the
+  // memory crossbar both ways and a read on an idle channel (tRCD + CL + burst, in L2 cycles: the
+  // chase returns to a bank long after a refresh closed its row) is split between the slice and
+  // the path to the memory: a fill is answered like a hit (the slice's near hit latency), and the
+  // rest is the memory controller's and PHY's share, added to the memory crossbar's latency, half
+  // each way (nothing measured tells the directions apart). So the line stays in flight at the
+  // slice, where later reads of it merge and join, for most of the miss: on the H200 a read from
+  // another SM arriving 288 ns (564 cycles) after the first still joins it at the L2's request
+  // coalescer (validate/reference/h200/lrc_pair.tsv). With a memory-side cache, whose hits cross
+  // the memory crossbar too, the slice's fill latency takes all of it.
   if (hbm.has_miss_latency_cycles()) {
     const double l2_per_memory_cycle = g.l2_mhz / g.memory_mhz;
     const double dram_read = (d.rcd_cycles + d.cl_cycles + ms.dram.burst_length) * l2_per_memory_cycle;
@@ -363,8 +370,13 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     const double fixed = kMissPortCycles * l2_per_sm_cycle + far_extra +
                          2.0 * ms.noc.latency_cycles + 2.0 * ms.memory_crossbar.latency_cycles +
                          dram_read;
-    ms.l2.fill_latency_cycles = static_cast<uint32_t>(
+    const auto rest = static_cast<uint32_t>(
         std::max(1.0, std::round(hbm.miss_latency_cycles() * l2_per_sm_cycle - fixed)));
+    const uint32_t each_way = s.has_memory_side_cache() || rest <= ms.l2.hit_latency_near_cycles
+                                  ? 0
+                                  : (rest - ms.l2.hit_latency_near_cycles) / 2;
+    ms.memory_crossbar.latency_cycles += each_way;
+    ms.l2.fill_latency_cycles = rest - 2 * each_way;
   }
 
   // Kernel boundaries.

@@ -54,8 +54,10 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_FALSE(c.memory.memory_side_cache);
   // HBM load-to-use 680 (fitted, the average over near and far requesters) = 2 port cycles +
   // 2 x NoC 80 + half the far - near difference (265 - 114) / 2 + 2 x crossbar 2 + tRCD 45 +
-  // CL 45 + burst 8 DRAM cycles (61.5 SM cycles) + the slice's fill latency 377.
-  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 377u);
+  // CL 45 + burst 8 DRAM cycles (61.5 SM cycles) + 377 more, of which the slice answers a fill
+  // like a hit (115, with the rounding) and the memory crossbar takes 131 each way.
+  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 115u);
+  EXPECT_EQ(c.memory.memory_crossbar.latency_cycles, 133u);
   EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 3078u);
   EXPECT_EQ(c.dispatch.cta_launch_cycles, 586u);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
