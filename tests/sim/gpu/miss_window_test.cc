@@ -16,6 +16,7 @@
 namespace warpsim::gpu {
 namespace {
 
+using engine::Cycle;
 using mem::MemRequest;
 using mem::testing::MockSm;
 
@@ -37,6 +38,16 @@ struct H200Memory {
   const engine::ClockDomain& memory;
   std::vector<std::unique_ptr<MockSm>> sms;
   std::unique_ptr<mem::MemorySystem> mem;
+
+  /// SM `first` reads a whole line at cycle 0 (request id 1), SM `second` at `delay` (id 2);
+  /// runs to the end and returns the counters.
+  mem::MemorySystemCounters two_reads(std::uint32_t first, std::uint32_t second, Cycle delay) {
+    const std::uint64_t line = 0x40000;
+    sms[first]->push(0, MemRequest::read(line, 0b1111, 1, first));
+    sms[second]->push(delay, MemRequest::read(line, 0b1111, 2, second));
+    engine.run();
+    return mem->counters();
+  }
 };
 
 // Two SMs next to the same partition (the preset's sm_partitions: SMs 2 and 3 both sit by
@@ -49,15 +60,11 @@ TEST(GpuMissWindow, AReadArrivingHundredsOfCyclesLaterJoinsTheMissInFlight) {
   H200Memory h;
   ASSERT_EQ(h.config.memory.sm_partitions.at(kFirst),
             h.config.memory.sm_partitions.at(kSecond));
-  const std::uint64_t line = 0x40000;
-  h.sms[kFirst]->push(0, MemRequest::read(line, 0b1111, 1, kFirst));
-  h.sms[kSecond]->push(300, MemRequest::read(line, 0b1111, 2, kSecond));
-  h.engine.run();
+  const mem::MemorySystemCounters c = h.two_reads(kFirst, kSecond, 300);
   // Both are answered with the same fill (the slice sends one response a cycle): the second read
   // joined the first at the coalescer, 300 cycles behind it.
   EXPECT_NEAR(static_cast<double>(h.sms[kFirst]->received_at.at(1)),
               static_cast<double>(h.sms[kSecond]->received_at.at(2)), 2.0);
-  const mem::MemorySystemCounters c = h.mem->counters();
   EXPECT_EQ(c.l2.coalesced_sectors, 4u);
   EXPECT_EQ(c.l2.sectors_miss, 4u);
   EXPECT_EQ(c.dram.bytes_read, 128u);
@@ -65,14 +72,10 @@ TEST(GpuMissWindow, AReadArrivingHundredsOfCyclesLaterJoinsTheMissInFlight) {
 
 TEST(GpuMissWindow, AReadFromTheOtherPartitionWaitsForTheSameFill) {
   H200Memory h;
-  const std::uint64_t line = 0x40000;
-  h.sms[kFirst]->push(0, MemRequest::read(line, 0b1111, 1, kFirst));
-  h.sms[kOther]->push(300, MemRequest::read(line, 0b1111, 2, kOther));
-  h.engine.run();
+  const mem::MemorySystemCounters c = h.two_reads(kFirst, kOther, 300);
   // The line is still in flight 300 cycles on: the read merges into its MSHR and is answered
   // with the fill, the far - near difference before the first (whose SM sits by the other
   // partition than the line's home), not as a hit 276 cycles after it arrives.
-  const mem::MemorySystemCounters c = h.mem->counters();
   EXPECT_EQ(c.l2.mshr_merges, 1u);
   const auto& l2 = h.config.memory.l2;
   EXPECT_EQ(h.sms[kOther]->received_at.at(2) + (l2.hit_latency_far_cycles - l2.hit_latency_near_cycles),
@@ -82,13 +85,9 @@ TEST(GpuMissWindow, AReadFromTheOtherPartitionWaitsForTheSameFill) {
 
 TEST(GpuMissWindow, AReadArrivingAfterTheFillHitsInstead) {
   H200Memory h;
-  const std::uint64_t line = 0x40000;
-  h.sms[kFirst]->push(0, MemRequest::read(line, 0b1111, 1, kFirst));
-  h.sms[kSecond]->push(700, MemRequest::read(line, 0b1111, 2, kSecond));
-  h.engine.run();
+  const mem::MemorySystemCounters c = h.two_reads(kFirst, kSecond, 700);
   // The first read's answer has left: the second is looked up and hits.
   EXPECT_LT(h.sms[kFirst]->received_at.at(1), h.sms[kSecond]->received_at.at(2));
-  const mem::MemorySystemCounters c = h.mem->counters();
   EXPECT_EQ(c.l2.coalesced_sectors, 0u);
   EXPECT_EQ(c.l2.sectors_hit, 4u);
 }
