@@ -14,6 +14,12 @@
 
 #include "twins.cuh"
 
+// Runs at the start of each block of keys; empty in the twin. A probe that includes this file may
+// define it first to time the blocks (validate/capture/probes/flash_steps.cu).
+#ifndef FLASH_BLOCK_HOOK
+#define FLASH_BLOCK_HOOK(kv0)
+#endif
+
 namespace {
 
 constexpr int kD = 64;        // head dimension
@@ -65,6 +71,7 @@ __global__ void __launch_bounds__(128, 1) w_flash_attention(const __nv_bfloat16*
   float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
 
   for (int kv0 = 0; kv0 < seq; kv0 += kBkv) {
+    FLASH_BLOCK_HOOK(kv0);
 #pragma unroll
     for (int j = 0; j < kBkv * kD / 8 / 128; ++j) {
       const int i = t + 128 * j, r = i / 8, c = i % 8;
