@@ -14,8 +14,9 @@
 // of the line: the full group waits aside for its leader (on the H200 a line in flight takes 3
 // followers, and K readers of it coalesce in groups of 4, validate/reference/h200/
 // lrc_crowd.tsv). A write, atomic or reduction of the line closes the slot. Without `joins_hits`
-// a read that hits closes its slot at once: on the H200, reads from two SMs of lines in flight
-// from DRAM join, reads of lines that hit almost never do (validate/reference/h200/lrc_pair.tsv).
+// a read that hits closes its slot at once. On the H200 reads of a line in flight from DRAM join
+// (validate/reference/h200/lrc_pair.tsv), and so do reads of a line that hits while they come
+// within about 100-150 ns of the first (lrc_hits.tsv), so the GH100 presets set it.
 //
 // Left out: the coalescer's own bandwidth and queueing, programmatic (multicast) coalescing,
 // partial joins (a read needing one more sector goes to the slice whole) and the LRC's write
