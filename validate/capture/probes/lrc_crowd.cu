@@ -57,29 +57,17 @@ int main() {
   TWIN_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int hold = 120 << 10;  // one CTA per SM
   TWIN_CHECK(cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, hold));
-  float* buf = nullptr;
-  float* sink = nullptr;
-  int* arrived = nullptr;
-  unsigned long long* out = nullptr;
-  TWIN_CHECK(cudaMalloc(&buf, sizeof(float) * kLines * 32));
-  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
-  TWIN_CHECK(cudaMalloc(&arrived, sizeof(int)));
-  TWIN_CHECK(cudaMalloc(&out, sizeof(unsigned long long) * 4 * kMaxReaders));
-  TWIN_CHECK(cudaMemset(buf, 0, sizeof(float) * kLines * 32));
+  ProbeBuffers b(1, 4 * kMaxReaders);
   static unsigned long long host[4 * kMaxReaders];
   std::printf("k\treader\tsm\tstart_ns\tend_ns\tcycles\n");
   for (int k : {1, 2, 3, 4, 6, 8, 10, 12, 16, 24}) {
-    TWIN_CHECK(cudaMemset(arrived, 0, sizeof(int)));
-    probe<<<sms, 32, hold>>>(buf, k, arrived, sink, out);
+    TWIN_CHECK(cudaMemset(b.flags, 0, sizeof(int)));
+    probe<<<sms, 32, hold>>>(b.buf, k, b.flags, b.sink, b.out);
     TWIN_CHECK(cudaGetLastError());
-    TWIN_CHECK(cudaMemcpy(host, out, sizeof(unsigned long long) * 4 * k, cudaMemcpyDeviceToHost));
+    TWIN_CHECK(cudaMemcpy(host, b.out, sizeof(unsigned long long) * 4 * k, cudaMemcpyDeviceToHost));
     for (int r = 0; r < k; ++r)
       std::printf("%d\t%d\t%llu\t%llu\t%llu\t%llu\n", k, r, host[r * 4], host[r * 4 + 1],
                   host[r * 4 + 2], host[r * 4 + 3]);
   }
-  TWIN_CHECK(cudaFree(buf));
-  TWIN_CHECK(cudaFree(sink));
-  TWIN_CHECK(cudaFree(arrived));
-  TWIN_CHECK(cudaFree(out));
   return 0;
 }

@@ -44,25 +44,17 @@ __global__ void probe(const float* buf, int delay, int who, int warmer, volatile
 }  // namespace
 
 int main() {
-  float* buf = nullptr;
-  float* sink = nullptr;
-  int* flags = nullptr;
-  unsigned long long* out = nullptr;
-  TWIN_CHECK(cudaMalloc(&buf, sizeof(float) * kLines * 32));
-  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
-  TWIN_CHECK(cudaMalloc(&flags, sizeof(int) * 2));
-  TWIN_CHECK(cudaMalloc(&out, sizeof(unsigned long long) * 6));
-  TWIN_CHECK(cudaMemset(buf, 0, sizeof(float) * kLines * 32));
+  ProbeBuffers b(2, 6);
   unsigned long long host[6];
   std::printf("warmer\twho\tdelay\trepeat\tcta\tsm\tstart_ns\tend_ns\n");
   for (int warmer = 0; warmer < 2; ++warmer) {
     for (int who = 0; who < 2; ++who) {
       for (int delay = 0; delay <= 600; delay += 50) {
         for (int repeat = 0; repeat < 2; ++repeat) {
-          TWIN_CHECK(cudaMemset(flags, 0, sizeof(int) * 2));
-          probe<<<2, 32>>>(buf, delay, who, warmer, flags, sink, out);
+          TWIN_CHECK(cudaMemset(b.flags, 0, sizeof(int) * 2));
+          probe<<<2, 32>>>(b.buf, delay, who, warmer, b.flags, b.sink, b.out);
           TWIN_CHECK(cudaGetLastError());
-          TWIN_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+          TWIN_CHECK(cudaMemcpy(host, b.out, sizeof host, cudaMemcpyDeviceToHost));
           for (int c = 0; c < 2; ++c) {
             std::printf("%d\t%d\t%d\t%d\t%d\t%llu\t%llu\t%llu\n", warmer, who, delay, repeat, c,
                         host[c * 3], host[c * 3 + 1], host[c * 3 + 2]);
@@ -71,9 +63,5 @@ int main() {
       }
     }
   }
-  TWIN_CHECK(cudaFree(buf));
-  TWIN_CHECK(cudaFree(sink));
-  TWIN_CHECK(cudaFree(flags));
-  TWIN_CHECK(cudaFree(out));
   return 0;
 }

@@ -52,32 +52,20 @@ __global__ void probe(const float* buf, int delay, int warm, volatile int* flags
 }  // namespace
 
 int main() {
-  float* buf = nullptr;
-  float* sink = nullptr;
-  int* flags = nullptr;
-  unsigned long long* out = nullptr;
-  TWIN_CHECK(cudaMalloc(&buf, sizeof(float) * kLines * 32));
-  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
-  TWIN_CHECK(cudaMalloc(&flags, sizeof(int) * 2));
-  TWIN_CHECK(cudaMalloc(&out, sizeof(unsigned long long) * 8));
-  TWIN_CHECK(cudaMemset(buf, 0, sizeof(float) * kLines * 32));
+  ProbeBuffers b(2, 8);
   unsigned long long host[8];
   std::printf("case\tdelay\tcta\tsm\tstart_ns\tend_ns\tcycles\n");
   for (int warm = 0; warm < 2; ++warm) {
     for (int delay : {0, 250, 500, 1000, 2000, 4000, 8000, 100000}) {
-      TWIN_CHECK(cudaMemset(flags, 0, sizeof(int) * 2));
-      probe<<<2, 32>>>(buf, delay, warm, flags, sink, out);
+      TWIN_CHECK(cudaMemset(b.flags, 0, sizeof(int) * 2));
+      probe<<<2, 32>>>(b.buf, delay, warm, b.flags, b.sink, b.out);
       TWIN_CHECK(cudaGetLastError());
-      TWIN_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+      TWIN_CHECK(cudaMemcpy(host, b.out, sizeof host, cudaMemcpyDeviceToHost));
       for (int c = 0; c < 2; ++c) {
         std::printf("%s\t%d\t%d\t%llu\t%llu\t%llu\t%llu\n", warm ? "hit" : "miss", delay, c,
                     host[c * 4], host[c * 4 + 1], host[c * 4 + 2], host[c * 4 + 3]);
       }
     }
   }
-  TWIN_CHECK(cudaFree(buf));
-  TWIN_CHECK(cudaFree(sink));
-  TWIN_CHECK(cudaFree(flags));
-  TWIN_CHECK(cudaFree(out));
   return 0;
 }

@@ -1,6 +1,9 @@
-// Shared by the L2 request coalescer probes (lrc_window.cu, lrc_pair.cu): 512 lines of 128 bytes
-// read by one warp with ld.global.cg (the L1 neither keeps nor merges them), 8 loads in flight.
+// Shared by the L2 request coalescer probes (lrc_window.cu, lrc_pair.cu, lrc_hits.cu,
+// lrc_crowd.cu): 512 lines of 128 bytes read by one warp with ld.global.cg (the L1 neither keeps
+// nor merges them), 8 loads in flight, and the probes' device buffers.
 #pragma once
+
+#include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
 
 constexpr int kLines = 512;
 constexpr int kInFlight = 8;
@@ -24,3 +27,28 @@ __device__ __forceinline__ float read_lines(const float* buf, int lane) {
   for (int k = 0; k < kInFlight; ++k) sum += acc[k];
   return sum;
 }
+
+// The probes' device buffers: the lines (zeroed), a sink for results that must not be optimised
+// away, `flag_count` flags and `out_count` 64-bit results.
+struct ProbeBuffers {
+  float* buf = nullptr;
+  float* sink = nullptr;
+  int* flags = nullptr;
+  unsigned long long* out = nullptr;
+
+  ProbeBuffers(int flag_count, int out_count) {
+    TWIN_CHECK(cudaMalloc(&buf, sizeof(float) * kLines * 32));
+    TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
+    TWIN_CHECK(cudaMalloc(&flags, sizeof(int) * flag_count));
+    TWIN_CHECK(cudaMalloc(&out, sizeof(unsigned long long) * out_count));
+    TWIN_CHECK(cudaMemset(buf, 0, sizeof(float) * kLines * 32));
+  }
+  ~ProbeBuffers() {
+    cudaFree(buf);
+    cudaFree(sink);
+    cudaFree(flags);
+    cudaFree(out);
+  }
+  ProbeBuffers(const ProbeBuffers&) = delete;
+  ProbeBuffers& operator=(const ProbeBuffers&) = delete;
+};
