@@ -10,21 +10,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "clock_probe.cuh"  // global_ns, sm_id
+
 namespace {
 constexpr int kMaxCtas = 384, kMaxBlocks = 32;
 __device__ unsigned long long g_block_ns[kMaxCtas * kMaxBlocks];
 __device__ unsigned int g_cta_sm[kMaxCtas];
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ unsigned int sm_id() {
-  unsigned int s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 }  // namespace
 
 #define FLASH_BLOCK_HOOK(kv0)                                              \
