@@ -1,8 +1,8 @@
 // Shared by the probes that time a loop from inside a kernel with clock64 (barrier.cu, branch.cu,
 // branch_align.cu, data_array.cu, lds_rate.cu, mufu_rate.cu, mio_order.cu, lrc_pair.cu,
 // lrc_crowd.cu, sm_partition.cu, flash_steps.cu): the launch-and-read-back loop, the dependent
-// FFMA chain the branch probes run, a clock64 stamp, a 32-bit shared load that the compiler keeps in place, the
-// %globaltimer and %smid registers and one MUFU.EX2.
+// FFMA chain the branch probes run, a clock64 stamp, a 32-bit shared load that the compiler keeps
+// in place, the %globaltimer and %smid registers and one MUFU.EX2.
 #pragma once
 
 #include <cuda_runtime.h>
