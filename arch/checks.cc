@@ -247,6 +247,11 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.max_dirty_fraction") + " must be below 1 (absent: no limit)",
            {"l2.max_dirty_fraction"});
   }
+  if (l2.has_dirty_victim_skip() &&
+      !(l2.dirty_victim_skip() >= 0.0 && l2.dirty_victim_skip() < 1.0)) {
+    c.fail(c.show("l2.dirty_victim_skip") + " must be at least 0 and below 1 (absent: 0)",
+           {"l2.dirty_victim_skip"});
+  }
   if (l2.partial_lines() != 0) {
     if (l2.partial_line_ways() == 0) {
       c.fail(c.show("l2.partial_line_ways") + " must be at least 1 with " +

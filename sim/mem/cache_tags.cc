@@ -1,6 +1,7 @@
 #include "sim/mem/cache_tags.h"
 
 #include <bit>
+#include <cmath>
 #include <utility>
 
 #include "arch/error.h"
@@ -32,6 +33,12 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
                      std::to_string(config.max_dirty_ways));
   }
   max_dirty_ = config.max_dirty_ways;
+  if (!(config.dirty_victim_skip >= 0.0 && config.dirty_victim_skip < 1.0)) {
+    throw InputError(field + ".dirty_victim_skip: expected at least 0 and below 1, got " +
+                     std::to_string(config.dirty_victim_skip));
+  }
+  skip_threshold_ = static_cast<std::uint64_t>(std::ldexp(config.dirty_victim_skip, 64));
+  skip_stream_ = SplitMix64(config.seed ^ 0x5DEECE66DULL);
   sets_ = static_cast<std::uint32_t>(sets);
   divisor_ = config.index_divisor;
   if (config.xor_index) {
@@ -85,7 +92,7 @@ TagAccess CacheTags::access(std::uint64_t line_address, std::uint8_t sector_mask
   }
   std::uint32_t target = empty;
   if (target == ways_) {
-    target = policy_->victim(set);
+    target = pick_victim(set, base);
     const Way& victim = base[target];
     result.evicted = true;
     result.victim = {victim.line_address, victim.valid_mask, victim.dirty_mask};
@@ -94,6 +101,21 @@ TagAccess CacheTags::access(std::uint64_t line_address, std::uint8_t sector_mask
   policy_->on_fill(set, target);
   if (max_dirty_ != 0 && dirty_mask != 0) limit_dirty(set, base, target, result);
   return result;
+}
+
+std::uint32_t CacheTags::pick_victim(std::uint32_t set, const Way* base) {
+  const std::uint32_t first = policy_->victim(set);
+  if (skip_threshold_ == 0) return first;
+  const auto skip = [this] { return skip_stream_.next() < skip_threshold_; };  // chance p
+  if (base[first].dirty_mask == 0 || !skip()) return first;
+  std::uint64_t left = (ways_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << ways_) - 1) &
+                       ~(std::uint64_t{1} << first);
+  while (left != 0) {
+    const std::uint32_t w = policy_->victim_among(set, left);
+    if (base[w].dirty_mask == 0 || !skip()) return w;
+    left &= ~(std::uint64_t{1} << w);
+  }
+  return first;
 }
 
 void CacheTags::limit_dirty(std::uint32_t set, Way* base, std::uint32_t keep, TagAccess& result) {

@@ -5,23 +5,10 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/mem/split_mix64.h"
+
 namespace warpsim::mem {
 namespace {
-
-/// A SplitMix64 generator: a seeded, repeatable stream for the randomized policies.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 class LruPolicy : public ReplacementPolicy {
  public:
