@@ -67,6 +67,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "l2.sm_partitions",       // partition 0
     "launch.cta_sm_order",    // SM 0
     "launch.cta_sm_priority",  // SM 0
+    "l2.dirty_victim_skip",    // 0: the policy's pick
 };
 
 // Sizes and counts the models decompose into address bits.
@@ -247,9 +248,8 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.max_dirty_fraction") + " must be below 1 (absent: no limit)",
            {"l2.max_dirty_fraction"});
   }
-  if (l2.has_dirty_victim_skip() &&
-      !(l2.dirty_victim_skip() >= 0.0 && l2.dirty_victim_skip() < 1.0)) {
-    c.fail(c.show("l2.dirty_victim_skip") + " must be at least 0 and below 1 (absent: 0)",
+  if (l2.has_dirty_victim_skip() && l2.dirty_victim_skip() >= 1.0) {
+    c.fail(c.show("l2.dirty_victim_skip") + " must be below 1 (absent: 0)",
            {"l2.dirty_victim_skip"});
   }
   if (l2.partial_lines() != 0) {

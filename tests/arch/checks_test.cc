@@ -161,6 +161,11 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l2.partial_lines=150"}),
               ElementsAre(HasSubstr("l2.partial_lines = 150 leaves a slice less than one set of "
                                     "l2.partial_line_ways = 2 over l2.slices = 96")));
+  EXPECT_THAT(h200_violations({"l2.dirty_victim_skip=1"}),
+              ElementsAre(HasSubstr("l2.dirty_victim_skip = 1 must be below 1")));
+  EXPECT_THAT(h200_violations({"l2.dirty_victim_skip=-0.5"}),
+              ElementsAre(HasSubstr("l2.dirty_victim_skip = -0.5 must not be negative")));
+  EXPECT_TRUE(h200_violations({"l2.dirty_victim_skip=0"}).empty());
   EXPECT_THAT(h200_violations({"l2.far_read_copies=false"}),
               ElementsAre(HasSubstr("l2.far_write_copies = true needs l2.far_read_copies")));
   EXPECT_TRUE(h200_violations({"l2.far_read_copies=false", "l2.far_write_copies=false"}).empty());

@@ -145,6 +145,47 @@ TEST(MemCacheTags, DirtyLimitWritesBackTheLeastRecentlyUsedDirtyLineAndKeepsIt) 
                InputError);
 }
 
+// 1 set x 4 ways whose least recently used line (0) is dirty and the other three clean.
+void fill_dirty_first(CacheTags& tags) {
+  tags.access(0, 0b0001, 0b0001);
+  for (std::uint64_t line = 128; line <= 384; line += 128) tags.access(line, 0b0001, 0);
+}
+
+TEST(MemCacheTags, DirtyVictimSkipPassesOverADirtyVictimByChance) {
+  CacheTags lru({.size_bytes = 512, .ways = 4}, "l2");
+  fill_dirty_first(lru);
+  EXPECT_EQ(lru.access(512, 0b0001, 0).victim, (LineState{0, 0b0001, 0b0001}));  // plain LRU
+  // With a skip chance of 0.75 the dirty line goes in a quarter of the runs, else the next
+  // least recently used (128, clean, always taken).
+  int dirty = 0;
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    CacheTags tags({.size_bytes = 512, .ways = 4, .seed = seed, .dirty_victim_skip = 0.75}, "l2");
+    fill_dirty_first(tags);
+    const TagAccess a = tags.access(512, 0b0001, 0);
+    ASSERT_TRUE(a.evicted);
+    ASSERT_TRUE(a.victim.line_address == 0 || a.victim.line_address == 128) << seed;
+    dirty += a.victim.line_address == 0 ? 1 : 0;
+  }
+  EXPECT_NEAR(dirty, 250, 45);  // binomial(1000, 0.25): standard deviation 13.7
+}
+
+TEST(MemCacheTags, DirtyVictimSkipTakesThePolicysPickWhenEveryWayIsPassedOver) {
+  // Every way dirty; each is passed over with chance 1 - 1e-9, so all four are, and the least
+  // recently used line (128) goes.
+  CacheTags tags({.size_bytes = 512, .ways = 4, .dirty_victim_skip = 1.0 - 1e-9}, "l2");
+  for (std::uint64_t line = 0; line <= 384; line += 128) tags.access(line, 0b0001, 0b0001);
+  tags.access(0, 0b0001, 0);
+  EXPECT_EQ(tags.access(512, 0b0001, 0).victim, (LineState{128, 0b0001, 0b0001}));
+  for (const double bad : {1.0, -0.1}) {
+    try {
+      CacheTags({.size_bytes = 512, .ways = 4, .dirty_victim_skip = bad}, "gpu.l2");
+      FAIL() << "no throw for " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("gpu.l2.dirty_victim_skip"), std::string::npos);
+    }
+  }
+}
+
 TEST(MemCacheTags, BadGeometryNamesTheField) {
   try {
     CacheTags({.size_bytes = 1000, .ways = 2}, "gpu.l2");
