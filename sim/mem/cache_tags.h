@@ -20,7 +20,8 @@
 // in its order (victim_among over the ways not yet passed); a clean pick is evicted, a dirty one
 // is passed over with chance p, from a stream seeded by `seed`. On the H200 a read stream evicts
 // a 16 MB block of written lines much later than one of lines read once or twice
-// (validate/reference/h200/l2_reref.tsv), where LRU evicts both at the same age.
+// (validate/reference/h200/l2_reref.tsv), where LRU evicts both at the same age. No preset sets
+// it: streaming kernels then keep more dirty lines than the H200 does (validate/README.md).
 //
 // Left out: data, ECC, XOR set-index hashing, way prediction, and partial tags.
 #pragma once
