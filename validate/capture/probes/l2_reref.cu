@@ -8,6 +8,8 @@
 //   twice/X/R         read X twice; read R; read X
 //   dirty/X/R         write X; read R; read X
 //   dirty_reread/X/R  write X; read X; read R; read X
+//   once_copy/X/R     read X; copy R MB of other lines to R MB of others (reads and writes); read X
+//   dirty_copy/X/R    write X; copy R MB; read X
 // `l2_reref list` prints one line per profiled launch, in launch order (sequence, kernel, MB).
 #include <cuda_runtime.h>
 
@@ -36,8 +38,15 @@ __global__ void probe_write(float4* p, size_t n) {
 
 __global__ void probe_read(const float4* p, size_t n, float* sink) { twins::read_all(p, n, sink); }
 
+__global__ void probe_copy(const float4* __restrict__ from, float4* __restrict__ to, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    to[i] = from[i];
+  }
+}
+
 struct Step {
-  std::string kernel;  // "read_x", "write_x" or "read_stream"
+  std::string kernel;  // "read_x", "write_x", "read_stream" or "copy_stream"
   size_t mb;
 };
 struct Sequence {
@@ -51,13 +60,16 @@ std::vector<Sequence> sequences() {
       {"twice", {"read_x", "read_x"}},
       {"dirty", {"write_x"}},
       {"dirty_reread", {"write_x", "read_x"}},
+      {"once_copy", {"read_x"}},
+      {"dirty_copy", {"write_x"}},
   };
   std::vector<Sequence> s;
   for (const auto& [kind, before] : kinds) {
+    const bool copy = kind.find("_copy") != std::string::npos;
     for (size_t r : {8, 16, 24, 32, 48, 64}) {
       Sequence q{kind + "/" + std::to_string(kX) + "/" + std::to_string(r), {}};
       for (const auto& k : before) q.steps.push_back({k, kX});
-      q.steps.push_back({"read_stream", r});
+      q.steps.push_back({copy ? "copy_stream" : "read_stream", r});
       q.steps.push_back({"read_x", kX});
       s.push_back(q);
     }
@@ -78,11 +90,13 @@ int main(int argc, char** argv) {
   }
   const size_t settle_bytes = 512 * kMB;
   const size_t buffer_bytes = 64 * kMB;
-  float4 *settle = nullptr, *x = nullptr, *stream = nullptr;
+  float4 *settle = nullptr, *x = nullptr, *stream = nullptr, *out = nullptr;
   float* sink = nullptr;
   TWIN_CHECK(cudaMalloc(&settle, settle_bytes));
   TWIN_CHECK(cudaMalloc(&x, kX * kMB));
   TWIN_CHECK(cudaMalloc(&stream, buffer_bytes));
+  TWIN_CHECK(cudaMalloc(&out, buffer_bytes));
+  TWIN_CHECK(cudaMemset(out, 0, buffer_bytes));
   TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
   TWIN_CHECK(cudaMemset(settle, 0, settle_bytes));
   TWIN_CHECK(cudaMemset(x, 0, kX * kMB));
@@ -95,6 +109,7 @@ int main(int argc, char** argv) {
       if (st.kernel == "write_x") probe_write<<<kCtas, kThreads>>>(x, n);
       if (st.kernel == "read_x") probe_read<<<kCtas, kThreads>>>(x, n, sink);
       if (st.kernel == "read_stream") probe_read<<<kCtas, kThreads>>>(stream, n, sink);
+      if (st.kernel == "copy_stream") probe_copy<<<kCtas, kThreads>>>(stream, out, n);
       TWIN_CHECK(cudaDeviceSynchronize());
     }
   }
