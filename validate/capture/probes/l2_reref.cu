@@ -11,32 +11,13 @@
 //   once_copy/X/R     read X; copy R MB of other lines to R MB of others (reads and writes); read X
 //   dirty_copy/X/R    write X; copy R MB; read X
 // `l2_reref list` prints one line per profiled launch, in launch order (sequence, kernel, MB).
-#include <cuda_runtime.h>
-
-#include <cstdio>
-#include <cstring>
-#include <string>
-#include <vector>
-
-#include "../../../workloads/cuda/twins.cuh"
+#include "l2_sequences.cuh"
 
 namespace {
 
-constexpr size_t kMB = size_t{1} << 20;
-constexpr int kCtas = 132 * 8;
-constexpr int kThreads = 256;
+using namespace l2seq;
+
 constexpr size_t kX = 16;  // MB of the lines whose fate the sequence follows
-
-__global__ void settle_l2(const float4* p, size_t n, float* sink) { twins::read_all(p, n, sink); }
-
-__global__ void probe_write(float4* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    p[i] = make_float4(1.0f, 2.0f, 3.0f, (float)i);
-  }
-}
-
-__global__ void probe_read(const float4* p, size_t n, float* sink) { twins::read_all(p, n, sink); }
 
 __global__ void probe_copy(const float4* __restrict__ from, float4* __restrict__ to, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
@@ -44,15 +25,6 @@ __global__ void probe_copy(const float4* __restrict__ from, float4* __restrict__
     to[i] = from[i];
   }
 }
-
-struct Step {
-  std::string kernel;  // "read_x", "write_x", "read_stream" or "copy_stream"
-  size_t mb;
-};
-struct Sequence {
-  std::string name;
-  std::vector<Step> steps;
-};
 
 std::vector<Sequence> sequences() {
   const std::vector<std::pair<std::string, std::vector<std::string>>> kinds = {
@@ -80,39 +52,18 @@ std::vector<Sequence> sequences() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Steps: "read_x", "write_x", "read_stream" or "copy_stream".
   const auto seqs = sequences();
-  if (argc >= 2 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("sequence\tkernel\tmb\n");
-    for (const auto& q : seqs) {
-      for (const auto& st : q.steps) std::printf("%s\t%s\t%zu\n", q.name.c_str(), st.kernel.c_str(), st.mb);
-    }
-    return 0;
-  }
-  const size_t settle_bytes = 512 * kMB;
+  if (list_requested(argc, argv, seqs, "")) return 0;
   const size_t buffer_bytes = 64 * kMB;
-  float4 *settle = nullptr, *x = nullptr, *stream = nullptr, *out = nullptr;
-  float* sink = nullptr;
-  TWIN_CHECK(cudaMalloc(&settle, settle_bytes));
-  TWIN_CHECK(cudaMalloc(&x, kX * kMB));
-  TWIN_CHECK(cudaMalloc(&stream, buffer_bytes));
-  TWIN_CHECK(cudaMalloc(&out, buffer_bytes));
-  TWIN_CHECK(cudaMemset(out, 0, buffer_bytes));
-  TWIN_CHECK(cudaMalloc(&sink, sizeof(float)));
-  TWIN_CHECK(cudaMemset(settle, 0, settle_bytes));
-  TWIN_CHECK(cudaMemset(x, 0, kX * kMB));
-  TWIN_CHECK(cudaMemset(stream, 0, buffer_bytes));
-  for (const auto& q : seqs) {
-    for (int pass = 0; pass < 2; ++pass) settle_l2<<<kCtas, kThreads>>>(settle, settle_bytes / 16, sink);
-    TWIN_CHECK(cudaDeviceSynchronize());
-    for (const auto& st : q.steps) {
-      const size_t n = st.mb * kMB / 16;
-      if (st.kernel == "write_x") probe_write<<<kCtas, kThreads>>>(x, n);
-      if (st.kernel == "read_x") probe_read<<<kCtas, kThreads>>>(x, n, sink);
-      if (st.kernel == "read_stream") probe_read<<<kCtas, kThreads>>>(stream, n, sink);
-      if (st.kernel == "copy_stream") probe_copy<<<kCtas, kThreads>>>(stream, out, n);
-      TWIN_CHECK(cudaDeviceSynchronize());
-    }
-  }
-  std::printf("done %zu sequences\n", seqs.size());
+  float4* x = zeroed(kX * kMB);
+  float4* stream = zeroed(buffer_bytes);
+  float4* out = zeroed(buffer_bytes);
+  run_sequences(seqs, [&](const Step& st, size_t n, float* sink) {
+    if (st.kernel == "write_x") probe_write<<<kCtas, kThreads>>>(x, n);
+    if (st.kernel == "read_x") probe_read<<<kCtas, kThreads>>>(x, n, sink);
+    if (st.kernel == "read_stream") probe_read<<<kCtas, kThreads>>>(stream, n, sink);
+    if (st.kernel == "copy_stream") probe_copy<<<kCtas, kThreads>>>(stream, out, n);
+  });
   return 0;
 }
