@@ -10,6 +10,9 @@
 //   dirty_reread/X/R  write X; read X; read R; read X
 //   once_copy/X/R     read X; copy R MB of other lines to R MB of others (reads and writes); read X
 //   dirty_copy/X/R    write X; copy R MB; read X
+//   fused/X/R         one kernel writes X, then reads R MB (each thread its own share, all CTAs
+//                     resident at once); read X: the written lines' fate when no kernel ends
+//                     between the writes and the stream
 // `l2_reref list` prints one line per profiled launch, in launch order (sequence, kernel, MB).
 #include "l2_sequences.cuh"
 
@@ -24,6 +27,21 @@ __global__ void probe_copy(const float4* __restrict__ from, float4* __restrict__
        i += (size_t)gridDim.x * blockDim.x) {
     to[i] = from[i];
   }
+}
+
+// Writes X's n_x elements, then reads the stream's n_r: the same grid-stride shares as the separate
+// kernels, one launch.
+__global__ void probe_write_then_read(float4* x, size_t n_x, const float4* stream, size_t n_r,
+                                      float* sink) {
+  const size_t first = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  const size_t step = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = first; i < n_x; i += step) x[i] = make_float4(1.0f, 2.0f, 3.0f, (float)i);
+  float acc = 0.0f;
+  for (size_t i = first; i < n_r; i += step) {
+    const float4 v = stream[i];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == 12345.0f) *sink = acc;
 }
 
 std::vector<Sequence> sequences() {
@@ -46,13 +64,17 @@ std::vector<Sequence> sequences() {
       s.push_back(q);
     }
   }
+  for (size_t r : {8, 16, 24, 32, 48, 64}) {
+    s.push_back({"fused/" + std::to_string(kX) + "/" + std::to_string(r),
+                 {{"write_x_read_stream", r}, {"read_x", kX}}});
+  }
   return s;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Steps: "read_x", "write_x", "read_stream" or "copy_stream".
+  // Steps: "read_x", "write_x", "read_stream", "copy_stream" or "write_x_read_stream" (MB: R).
   const auto seqs = sequences();
   if (list_requested(argc, argv, seqs, "")) return 0;
   const size_t buffer_bytes = 64 * kMB;
@@ -64,6 +86,9 @@ int main(int argc, char** argv) {
     if (st.kernel == "read_x") probe_read<<<kCtas, kThreads>>>(x, n, sink);
     if (st.kernel == "read_stream") probe_read<<<kCtas, kThreads>>>(stream, n, sink);
     if (st.kernel == "copy_stream") probe_copy<<<kCtas, kThreads>>>(stream, out, n);
+    if (st.kernel == "write_x_read_stream") {
+      probe_write_then_read<<<kCtas, kThreads>>>(x, kX * kMB / 16, stream, n, sink);
+    }
   });
   return 0;
 }
