@@ -3,7 +3,7 @@
 simulator side: a settle read (its own lines), then the sequence's kernels over the probe's three
 buffers (X, the stream, the copy's destination), each a grid-stride loop of 16-byte accesses,
 1056 CTAs of 256 threads, as the CUDA probe launches them.
-    l2_reref_trace.py dirty/16/32 OUT_DIR
+    l2_reref_trace.py dirty/16/32 OUT_DIR      (any sequence of l2_reref list, fused ones too)
     warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
 Kernel k + 2 of the trace is step k of the sequence (kernel 1 is the settle); compare each with
 the matching row of validate/reference/h200/l2_reref.tsv.
@@ -20,6 +20,7 @@ KINDS = {
     "dirty_reread": ["write_x", "read_x"],
     "once_copy": ["read_x"],
     "dirty_copy": ["write_x"],
+    "fused": [],  # one kernel writes X, then reads the stream (write_x_read_stream)
 }
 GIB = 1 << 30
 BUFFER = {"settle": BASE, "x": BASE + GIB, "stream": BASE + 2 * GIB, "out": BASE + 3 * GIB}
@@ -31,11 +32,16 @@ def steps(sequence):
     if kind not in KINDS:
         sys.exit(f"l2_reref_trace.py: unknown sequence kind '{kind}'; expected one of "
                  + ", ".join(KINDS))
+    if kind == "fused":
+        return [("write_x_read_stream", (int(x_mb), int(r_mb))), ("read_x", int(x_mb))]
     stream = "copy_stream" if kind.endswith("_copy") else "read_stream"
     return [(s, int(x_mb)) for s in KINDS[kind]] + [(stream, int(r_mb)), ("read_x", int(x_mb))]
 
 
 def iterations(kind, mb):
+    if kind == "write_x_read_stream":  # mb: (X's MB, the stream's MB); each thread writes first
+        writes, reads = iterations("write_x", mb[0]), iterations("read_stream", mb[1])
+        return lambda first: (body for part in (writes, reads) for body in part(first))
     n = mb * (1 << 20) // 16
     stride = CTAS * THREADS
 
