@@ -55,6 +55,11 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
                      std::to_string(config.ways) + " ways (0: the policy's default), got " +
                      std::to_string(config.replacement_candidates));
   }
+  if (config.replacement == "tree_plru" && !std::has_single_bit(ways_)) {
+    throw InputError(field + ".ways: the tree_plru replacement needs a power-of-two number of " +
+                     "ways, got " +
+                     std::to_string(ways_));
+  }
   policy_ = make_replacement_policy(config.replacement,
                                     {.sets = sets_,
                                      .ways = ways_,

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "arch/error.h"
 #include "sim/mem/split_mix64.h"
 
 namespace warpsim::mem {
@@ -128,6 +130,49 @@ class SrripPolicy final : public ReplacementPolicy {
   std::vector<std::uint8_t> rrpv_;
 };
 
+/// Tree pseudo-LRU over a power-of-two number of ways: one bit per inner node of a binary tree
+/// (heap order, root 1), pointing to the half that goes next; a use turns the bits on its path
+/// away from itself.
+class TreePlruPolicy final : public ReplacementPolicy {
+ public:
+  explicit TreePlruPolicy(const ReplacementConfig& c)
+      : ways_(c.ways), bits_(std::size_t{c.sets} * c.ways, 0) {}
+  void on_hit(std::uint32_t set, std::uint32_t way) override { touch(set, way); }
+  void on_fill(std::uint32_t set, std::uint32_t way) override { touch(set, way); }
+  std::uint32_t victim(std::uint32_t set) override {
+    return victim_among(set, ways_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << ways_) - 1);
+  }
+  std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) override {
+    // Follow the bits, turning aside where the pointed half holds no candidate.
+    const std::uint8_t* node = &bits_[std::size_t{set} * ways_];
+    std::uint32_t n = 1;
+    std::uint32_t lo = 0;
+    for (std::uint32_t span = ways_ / 2; span >= 1; span /= 2) {
+      const std::uint64_t left = ((std::uint64_t{1} << span) - 1) << lo;
+      const bool right = node[n] != 0 ? (candidates & (left << span)) != 0
+                                      : (candidates & left) == 0;
+      n = 2 * n + (right ? 1 : 0);
+      if (right) lo += span;
+    }
+    return lo;
+  }
+
+ private:
+  void touch(std::uint32_t set, std::uint32_t way) {
+    std::uint8_t* node = &bits_[std::size_t{set} * ways_];
+    std::uint32_t n = 1;
+    std::uint32_t lo = 0;
+    for (std::uint32_t span = ways_ / 2; span >= 1; span /= 2) {
+      const bool right = way >= lo + span;
+      node[n] = right ? 0 : 1;  // point away from the used half
+      n = 2 * n + (right ? 1 : 0);
+      if (right) lo += span;
+    }
+  }
+  std::uint32_t ways_;
+  std::vector<std::uint8_t> bits_;  // per set, nodes 1 .. ways-1 (index 0 unused)
+};
+
 }  // namespace
 
 ReplacementPolicy::~ReplacementPolicy() = default;
@@ -137,6 +182,13 @@ PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_
     PolicyRegistry<ReplacementPolicy, const ReplacementConfig&> r("replacement policy");
     r.add("lru", [](const ReplacementConfig& c) { return std::make_unique<LruPolicy>(c); });
     r.add("random", [](const ReplacementConfig& c) { return std::make_unique<RandomPolicy>(c); });
+    r.add("tree_plru", [](const ReplacementConfig& c) {
+      if (c.ways < 2 || !std::has_single_bit(c.ways)) {
+        throw InputError("tree_plru: expected a power-of-two number of ways of at least 2, got " +
+                         std::to_string(c.ways));
+      }
+      return std::make_unique<TreePlruPolicy>(c);
+    });
     r.add("srrip", [](const ReplacementConfig& c) { return std::make_unique<SrripPolicy>(c); });
     r.add("random_lru",
           [](const ReplacementConfig& c) { return std::make_unique<RandomLruPolicy>(c); });

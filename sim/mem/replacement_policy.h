@@ -9,6 +9,11 @@
 //              cohort of lines written together leaves over a span of later misses rather than at
 //              once (validate/README, "DRAM writes": with 8 of 16 it fits the H200's write-back
 //              probe, but not the sharp capacity knee of its pointer chase; presets keep LRU);
+//   "tree_plru" - tree pseudo-LRU, as hardware caches keep it: one bit per inner node of a binary
+//              tree over the ways (a power of two), pointing to the half that goes next; a use
+//              turns the bits on its path away from itself. It keeps part of a cyclic footprint
+//              slightly over a set's capacity where LRU loses all of it (validate/README.md,
+//              "Latest": it does not fit the H200's capacity knee; presets keep LRU);
 //   "srrip"  - static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit
 //              values: insert at 2, a hit sets 0, the victim is the lowest way at 3 (ageing every
 //              way until one reaches 3).
@@ -51,7 +56,8 @@ class ReplacementPolicy {
   virtual std::uint32_t victim_among(std::uint32_t set, std::uint64_t candidates) = 0;
 };
 
-/// The registry of replacement policies; built-ins: "lru", "random", "random_lru", "srrip".
+/// The registry of replacement policies; built-ins: "lru", "random", "random_lru", "srrip",
+/// "tree_plru".
 PolicyRegistry<ReplacementPolicy, const ReplacementConfig&>& replacement_policy_registry();
 
 /// Builds the policy called `name` (config field `field` for errors).

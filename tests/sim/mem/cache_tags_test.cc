@@ -196,6 +196,13 @@ TEST(MemCacheTags, BadGeometryNamesTheField) {
   EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 0}, "l2"), InputError);
   EXPECT_THROW(CacheTags({.size_bytes = 0, .ways = 2}, "l2"), InputError);
   EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 2, .replacement = "mru"}, "l2"), InputError);
+  try {
+    CacheTags({.size_bytes = 3 * 128 * 4, .ways = 3, .replacement = "tree_plru"}, "gpu.l2");
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gpu.l2.ways: the tree_plru replacement needs a power-of-two number of ways, got 3");
+  }
 }
 
 }  // namespace

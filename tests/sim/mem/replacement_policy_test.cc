@@ -115,6 +115,34 @@ TEST(MemReplacement, VictimAmongRanksOnlyTheCandidates) {
   }
 }
 
+TEST(MemReplacement, TreePlruFollowsTheTreeBits) {
+  auto plru = make_replacement_policy("tree_plru", {.sets = 2, .ways = 4});
+  // Filling 0, 1, 2, 3 in turn points the root at the left half (3 was last used) and the left
+  // node away from way 1: way 0 goes first, as under LRU.
+  for (std::uint32_t w = 0; w < 4; ++w) plru->on_fill(0, w);
+  EXPECT_EQ(plru->victim(0), 0u);
+  plru->on_hit(0, 0);  // root now points right, the right node away from 3
+  EXPECT_EQ(plru->victim(0), 2u);
+  // Unlike LRU: touching 2 sends the root back left, to way 1, though 3 is older than 1.
+  plru->on_hit(0, 2);
+  EXPECT_EQ(plru->victim(0), 1u);
+  // victim_among turns aside where the pointed half holds no candidate.
+  EXPECT_EQ(plru->victim_among(0, 0b1100), 3u);
+  EXPECT_EQ(plru->victim_among(0, 0b0001), 0u);
+  // Set 1 is independent: its bits start at zero, pointing at way 0.
+  EXPECT_EQ(plru->victim(1), 0u);
+}
+
+TEST(MemReplacement, TreePlruNeedsAPowerOfTwoWays) {
+  try {
+    make_replacement_policy("tree_plru", {.sets = 1, .ways = 12}, "gpu.l2.replacement");
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "tree_plru: expected a power-of-two number of ways of at least 2, got 12");
+  }
+}
+
 TEST(MemReplacement, UnknownPolicyIsAnInputError) {
   try {
     make_replacement_policy("plru", {.sets = 1, .ways = 2}, "gpu.l2.replacement");
@@ -122,7 +150,7 @@ TEST(MemReplacement, UnknownPolicyIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "gpu.l2.replacement: unknown replacement policy 'plru'; expected one of: lru, "
-              "random, random_lru, srrip");
+              "random, random_lru, srrip, tree_plru");
   }
 }
 
