@@ -69,7 +69,8 @@ struct SmMemoryConfig {
   /// When nonzero: a fixed number of sets (a power of two) with an XOR-folded index, the ways
   /// being what the carve-out leaves (l1_ways is then unused).
   int l1_sets = 0;
-  /// Replacement policy, by its registered name ("lru", "random", "random_lru", "srrip", "tree_plru").
+  /// Replacement policy, by its registered name ("lru", "random", "random_lru", "srrip",
+  /// "tree_plru").
   std::string l1_replacement = "lru";
   /// Load-to-use latency of an L1 hit, cycles (HARDWARE.md: 40.7 on Hopper).
   int l1_hit_latency_cycles = 40;
