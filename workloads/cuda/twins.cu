@@ -3,6 +3,7 @@
 // the substring), printing one "POINT <index> <name>" line per launch. Points this GPU cannot run
 // are left out of both.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <vector>
@@ -143,12 +144,20 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::strcmp(argv[1], "run") == 0) {
     const char* filter = argc >= 3 ? argv[2] : nullptr;
+    // TWINS_PAD_MB=N: each point's buffers are allocated after N MB of padding, held while the
+    // point runs, so they land elsewhere in memory (the L2 maps physical addresses to slices and
+    // sets; validate/README.md, "Placement").
+    const char* pad_env = std::getenv("TWINS_PAD_MB");
+    const size_t pad_bytes = pad_env ? std::strtoull(pad_env, nullptr, 10) << 20 : 0;
     for (size_t i = 0; i < points.size(); ++i) {
       if (filter && points[i].name.find(filter) == std::string::npos) continue;
       if (points[i].supported && !points[i].supported()) continue;
       std::cout << "POINT " << i << ' ' << points[i].name << std::endl;
+      void* pad = nullptr;
+      if (pad_bytes != 0) TWIN_CHECK(cudaMalloc(&pad, pad_bytes));
       points[i].run();
       twins::finish_launch(points[i].name.c_str());
+      if (pad != nullptr) TWIN_CHECK(cudaFree(pad));
     }
     return 0;
   }
