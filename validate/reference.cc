@@ -28,9 +28,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// DRAM bytes from the one-pass profile: the capture's replay passes add write-backs of their own
-// (validate/README.md, "DRAM writes").
-void apply_one_pass(const std::string& path, Reference& ref) {
+// The dram__bytes_* runs of a one-pass profile file (index, name, then "metric" or
+// "metric:label" columns, one row per point in points.tsv's order): per point, metric -> its
+// value in each run, sorted.
+using PointRuns = std::map<std::string, std::vector<double>>;
+std::vector<PointRuns> read_one_pass_runs(const std::string& path, const Reference& ref) {
   std::istringstream in(read_file(path));
   std::string line;
   std::getline(in, line);
@@ -38,7 +40,8 @@ void apply_one_pass(const std::string& path, Reference& ref) {
   if (head.size() < 2 || head[0] != "index" || head[1] != "name") {
     throw InputError(path + ":1: expected a header starting with index, name and metric names");
   }
-  size_t line_no = 1, k = 0;
+  std::vector<PointRuns> points;
+  size_t line_no = 1;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
@@ -47,11 +50,12 @@ void apply_one_pass(const std::string& path, Reference& ref) {
     if (f.size() != head.size()) {
       throw InputError(where + ": expected " + std::to_string(head.size()) + " tab-separated fields");
     }
+    const size_t k = points.size();
     if (k >= ref.points.size() || f[1] != ref.points[k].name) {
       throw InputError(where + ": point '" + f[1] + "' is not point " + std::to_string(k) +
                        " of points.tsv");
     }
-    std::map<std::string, std::vector<double>> runs;  // metric -> its value in each run
+    PointRuns runs;
     for (size_t c = 2; c < head.size(); ++c) {
       if (!head[c].starts_with("dram__bytes_")) continue;
       try {
@@ -63,18 +67,38 @@ void apply_one_pass(const std::string& path, Reference& ref) {
         throw InputError(where + ": " + head[c] + " '" + f[c] + "' is not a number");
       }
     }
-    for (auto& [metric, values] : runs) {
-      std::sort(values.begin(), values.end());
+    for (auto& [metric, values] : runs) std::sort(values.begin(), values.end());
+    points.push_back(std::move(runs));
+  }
+  if (points.size() != ref.points.size()) {
+    throw InputError(path + ": " + std::to_string(points.size()) + " points for " +
+                     std::to_string(ref.points.size()) + " in points.tsv");
+  }
+  return points;
+}
+
+// DRAM bytes from the one-pass profile: the capture's replay passes add write-backs of their own
+// (validate/README.md, "DRAM writes").
+void apply_one_pass(const std::string& path, Reference& ref) {
+  const auto points = read_one_pass_runs(path, ref);
+  for (size_t k = 0; k < points.size(); ++k) {
+    for (const auto& [metric, values] : points[k]) {
       const size_t n = values.size();
       ref.points[k].measured[metric] =
           n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
       if (n > 1) ref.points[k].measured_range[metric] = {values.front(), values.back()};
     }
-    ++k;
   }
-  if (k != ref.points.size()) {
-    throw InputError(path + ": " + std::to_string(k) + " points for " +
-                     std::to_string(ref.points.size()) + " in points.tsv");
+}
+
+// The same profile with each point's buffers at other places in memory
+// (capture/placement_runs.sh): the least and greatest value over the placements.
+void apply_placements(const std::string& path, Reference& ref) {
+  const auto points = read_one_pass_runs(path, ref);
+  for (size_t k = 0; k < points.size(); ++k) {
+    for (const auto& [metric, values] : points[k]) {
+      ref.points[k].placement_range[metric] = {values.front(), values.back()};
+    }
   }
 }
 
@@ -135,6 +159,9 @@ Reference load_reference(const std::string& dir) {
     }
   }
   if (std::filesystem::exists(dir + "/one_pass.tsv")) apply_one_pass(dir + "/one_pass.tsv", ref);
+  if (std::filesystem::exists(dir + "/one_pass_placement.tsv")) {
+    apply_placements(dir + "/one_pass_placement.tsv", ref);
+  }
   return ref;
 }
 

@@ -22,6 +22,9 @@ struct ReferencePoint {
   /// For metrics measured in several runs (one_pass.tsv's "metric:label" columns): the least and
   /// the greatest value; `measured` holds their median.
   std::map<std::string, std::pair<double, double>> measured_range;
+  /// For DRAM bytes profiled with the point's buffers at several places in memory
+  /// (one_pass_placement.tsv): the least and the greatest value over the placements.
+  std::map<std::string, std::pair<double, double>> placement_range;
 };
 
 struct Reference {
@@ -35,6 +38,8 @@ struct Reference {
 /// replace raw.csv's: a one-pass profile, free of the write-backs the capture's replay passes add.
 /// Columns named "metric:label" are runs of one profile repeated (capture/repeat_one_pass.sh):
 /// the point's value is their median, and `measured_range` keeps their least and greatest.
+/// When present, one_pass_placement.tsv (the same layout, one "metric:label" column per placement
+/// of the buffers) gives `placement_range`.
 /// Throws InputError naming the file and line for a missing file, a malformed line, or a point
 /// count or name that differs between the files.
 Reference load_reference(const std::string& dir);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -52,30 +53,74 @@ std::string simulated_mb(const PointResult& r, const std::string& metric) {
   return s == r.simulated.end() ? "-" : fmt(s->second / 1e6, 2);
 }
 
+// The H200's least and greatest DRAM bytes over placements of the point's buffers, and how far
+// the simulated value lies outside them ("in" when inside); empty without placements.
+std::optional<double> placement_error(const PointResult& r, const std::string& metric) {
+  const auto range = r.point->placement_range.find(metric);
+  const auto s = r.simulated.find(metric);
+  if (range == r.point->placement_range.end() || s == r.simulated.end()) return std::nullopt;
+  const auto [low, high] = range->second;
+  if (s->second < low) return low > 0 ? 100.0 * (s->second - low) / low : 0.0;
+  if (s->second > high) return high > 0 ? 100.0 * (s->second - high) / high : 0.0;
+  return 0.0;
+}
+
+std::string placement_text(const PointResult& r, const std::string& metric) {
+  const auto e = placement_error(r, metric);
+  if (!e) return "";
+  const auto range = r.point->placement_range.at(metric);
+  return fmt(range.first / 1e6, 2) + "-" + fmt(range.second / 1e6, 2) + " (" +
+         (*e == 0.0 ? std::string("in") : (*e > 0 ? "+" : "") + fmt(*e) + "%") + ")";
+}
+
 // The points whose DRAM bytes are compared: measured (median of the runs, and their range),
-// simulated, error.
+// simulated, error, and the range over placements of the buffers; then how many lie within 5 %.
 void write_dram_table(std::ostream& os, const ValidationRun& run) {
   static const std::string kRead = "dram__bytes_read.sum", kWrite = "dram__bytes_write.sum";
   const ComparedMetric* read = find_compared_metric(kRead);
   const ComparedMetric* write = find_compared_metric(kWrite);
   os << "\nDRAM bytes of the points where they are compared, in MB; measured is the median of "
-        "the reference's runs, with the least and greatest run in parentheses.\n\n"
-        "| point | role | measured read | simulated read | error | measured write | "
-        "simulated write | error |\n"
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "the reference's runs, with the least and greatest run in parentheses; over placements "
+        "is the least and greatest over profiles with the point's buffers at other places in "
+        "memory (one_pass_placement.tsv), with how far the simulated value lies outside.\n\n"
+        "| point | role | measured read | simulated read | error | read over placements | "
+        "measured write | simulated write | error | write over placements |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  int compared = 0, within_median = 0, with_placements = 0, within_placements = 0;
+  const auto count = [&](const PointResult& r, const ComparedMetric& m, const std::string& metric) {
+    const auto e = metric_error(m, r);
+    if (!e) return;
+    ++compared;
+    within_median += std::abs(*e) <= 5.0;
+    if (const auto pe = placement_error(r, metric)) {
+      ++with_placements;
+      within_placements += std::abs(*pe) <= 5.0;
+    }
+  };
   for (const auto& r : run.results) {
     if (!r.failure.empty()) continue;
     const bool reads = read != nullptr && metric_error(*read, r).has_value();
     const bool writes = write != nullptr && metric_error(*write, r).has_value();
     if (!reads && !writes) continue;
+    if (reads) count(r, *read, kRead);
+    if (writes) count(r, *write, kWrite);
     os << "| " << r.point->name << " | " << r.point->role << " | "
        << (reads ? measured_mb(*r.point, kRead) : "") << " | "
        << (reads ? simulated_mb(r, kRead) : "") << " | "
        << (reads ? error_text(r, kRead, ErrorUnit::kPercent) : "") << " | "
+       << (reads ? placement_text(r, kRead) : "") << " | "
        << (writes ? measured_mb(*r.point, kWrite) : "") << " | "
        << (writes ? simulated_mb(r, kWrite) : "") << " | "
-       << (writes ? error_text(r, kWrite, ErrorUnit::kPercent) : "") << " |\n";
+       << (writes ? error_text(r, kWrite, ErrorUnit::kPercent) : "") << " | "
+       << (writes ? placement_text(r, kWrite) : "") << " |\n";
   }
+  os << "\nWithin 5 % of the measured median: " << within_median << " of " << compared
+     << " compared figures.";
+  if (with_placements > 0) {
+    os << " Within 5 % of the range over placements: " << within_placements << " of "
+       << with_placements << ".";
+  }
+  os << "\n";
 }
 
 }  // namespace

@@ -92,6 +92,24 @@ TEST(ValidateReference, RepeatedOnePassRunsGiveTheirMedianAndRange) {
   EXPECT_EQ(p.measured.at("dram__bytes_read.sum"), 6);    // of 2: their mean
   EXPECT_EQ(p.measured_range.at("dram__bytes_write.sum"), (std::pair<double, double>{10, 30}));
   EXPECT_EQ(p.measured_range.at("dram__bytes_read.sum"), (std::pair<double, double>{4, 8}));
+  EXPECT_TRUE(p.placement_range.empty());
+  // Profiles with the buffers placed elsewhere give the range over placements only.
+  std::ofstream(dir / "one_pass_placement.tsv")
+      << "index\tname\tdram__bytes_write.sum:pad0\tdram__bytes_write.sum:pad2\n"
+      << "0\tcopy/n=1\t14\t9\n";
+  const ReferencePoint q = load_reference(dir.string()).points[0];
+  EXPECT_EQ(q.measured.at("dram__bytes_write.sum"), 12);
+  EXPECT_EQ(q.placement_range.at("dram__bytes_write.sum"), (std::pair<double, double>{9, 14}));
+  std::ofstream(dir / "one_pass_placement.tsv") << "index\tname\tdram__bytes_write.sum:pad0\n"
+                                                << "0\tcopy/n=2\t14\n";
+  try {
+    load_reference(dir.string());
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("one_pass_placement.tsv:2"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(dir / "one_pass_placement.tsv");
 }
 
 TEST(ValidateReference, MissingOrMalformedFilesNameTheFile) {
@@ -143,8 +161,8 @@ TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
 
 std::vector<ReferencePoint> two_points() {
   std::vector<ReferencePoint> points(2);
-  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}, {}};
-  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}, {}};
+  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}, {}, {}};
+  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}, {}, {}};
   return points;
 }
 
@@ -206,6 +224,31 @@ TEST(ValidateReport, MarkdownTableAndSvg) {
   EXPECT_NE(svg.str().find("<title>a</title>"), std::string::npos);
   EXPECT_EQ(svg.str().find("<title>b</title>"), std::string::npos);
   EXPECT_NE(table.str().find("10.0%"), std::string::npos) << table.str();
+}
+
+TEST(ValidateReport, DramTableShowsTheRangeOverPlacements) {
+  auto points = two_points();
+  points[0].measured["dram__bytes_read.sum"] = 10e6;
+  points[0].placement_range["dram__bytes_read.sum"] = {9e6, 12e6};
+  points[1].measured["dram__bytes_read.sum"] = 10e6;
+  points[1].placement_range["dram__bytes_read.sum"] = {9e6, 12e6};
+  ValidationRun run;
+  run.gpu = "NVIDIA H200";
+  run.arch = "H200";
+  // a: 24 % over the median, 3.3 % over the greatest placement; b: inside the range.
+  run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}, {"dram__bytes_read.sum", 12.4e6}},
+                  ""},
+                 {&points[1], {{"gpc__cycles_elapsed.max", 200}, {"dram__bytes_read.sum", 9.5e6}},
+                  ""}};
+  run.summaries = summarize_all(run.results);
+  std::ostringstream md;
+  write_markdown(md, run, "scatter.svg");
+  EXPECT_NE(md.str().find("| 10.00 | 12.40 | 24.0% | 9.00-12.00 (+3.3%) |"), std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| 10.00 | 9.50 | 5.0% | 9.00-12.00 (in) |"), std::string::npos);
+  EXPECT_NE(md.str().find("Within 5 % of the measured median: 1 of 2 compared figures. Within 5 % "
+                          "of the range over placements: 2 of 2."),
+            std::string::npos);
 }
 
 }  // namespace
