@@ -73,6 +73,43 @@ std::string placement_text(const PointResult& r, const std::string& metric) {
          (*e == 0.0 ? std::string("in") : (*e > 0 ? "+" : "") + fmt(*e) + "%") + ")";
 }
 
+// The DRAM figures compared, and how many lie within 5 % of the median and of the range over
+// placements.
+struct DramAgreement {
+  int compared = 0, within_median = 0, with_placements = 0, within_placements = 0;
+};
+
+DramAgreement dram_agreement(const ValidationRun& run) {
+  DramAgreement a;
+  for (const std::string metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
+    const ComparedMetric* m = find_compared_metric(metric);
+    if (m == nullptr) continue;
+    for (const auto& r : run.results) {
+      if (!r.failure.empty()) continue;
+      const auto e = metric_error(*m, r);
+      if (!e) continue;
+      ++a.compared;
+      a.within_median += std::abs(*e) <= 5.0;
+      if (const auto pe = placement_error(r, metric)) {
+        ++a.with_placements;
+        a.within_placements += std::abs(*pe) <= 5.0;
+      }
+    }
+  }
+  return a;
+}
+
+std::string dram_agreement_text(const ValidationRun& run) {
+  const DramAgreement a = dram_agreement(run);
+  std::string text = "Within 5 % of the measured median: " + std::to_string(a.within_median) +
+                     " of " + std::to_string(a.compared) + " compared figures.";
+  if (a.with_placements > 0) {
+    text += " Within 5 % of the range over placements: " + std::to_string(a.within_placements) +
+            " of " + std::to_string(a.with_placements) + ".";
+  }
+  return text;
+}
+
 // The points whose DRAM bytes are compared: measured (median of the runs, and their range),
 // simulated, error, and the range over placements of the buffers; then how many lie within 5 %.
 void write_dram_table(std::ostream& os, const ValidationRun& run) {
@@ -86,24 +123,11 @@ void write_dram_table(std::ostream& os, const ValidationRun& run) {
         "| point | role | measured read | simulated read | error | read over placements | "
         "measured write | simulated write | error | write over placements |\n"
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  int compared = 0, within_median = 0, with_placements = 0, within_placements = 0;
-  const auto count = [&](const PointResult& r, const ComparedMetric& m, const std::string& metric) {
-    const auto e = metric_error(m, r);
-    if (!e) return;
-    ++compared;
-    within_median += std::abs(*e) <= 5.0;
-    if (const auto pe = placement_error(r, metric)) {
-      ++with_placements;
-      within_placements += std::abs(*pe) <= 5.0;
-    }
-  };
   for (const auto& r : run.results) {
     if (!r.failure.empty()) continue;
     const bool reads = read != nullptr && metric_error(*read, r).has_value();
     const bool writes = write != nullptr && metric_error(*write, r).has_value();
     if (!reads && !writes) continue;
-    if (reads) count(r, *read, kRead);
-    if (writes) count(r, *write, kWrite);
     os << "| " << r.point->name << " | " << r.point->role << " | "
        << (reads ? measured_mb(*r.point, kRead) : "") << " | "
        << (reads ? simulated_mb(r, kRead) : "") << " | "
@@ -114,13 +138,7 @@ void write_dram_table(std::ostream& os, const ValidationRun& run) {
        << (writes ? error_text(r, kWrite, ErrorUnit::kPercent) : "") << " | "
        << (writes ? placement_text(r, kWrite) : "") << " |\n";
   }
-  os << "\nWithin 5 % of the measured median: " << within_median << " of " << compared
-     << " compared figures.";
-  if (with_placements > 0) {
-    os << " Within 5 % of the range over placements: " << within_placements << " of "
-       << with_placements << ".";
-  }
-  os << "\n";
+  os << "\n" << dram_agreement_text(run) << "\n";
 }
 
 }  // namespace
@@ -170,6 +188,7 @@ void write_table(std::ostream& os, const ValidationRun& run) {
        << fmt(s.pearson_r, 3) << std::setw(10) << fmt(s.worst_error, 1) << "  " << s.worst_point
        << "\n";
   }
+  os << "\nDRAM bytes: " << dram_agreement_text(run) << "\n";
   for (const auto& f : run.threshold_failures) os << "THRESHOLD MISSED: " << f << "\n";
 }
 

@@ -249,6 +249,11 @@ TEST(ValidateReport, DramTableShowsTheRangeOverPlacements) {
   EXPECT_NE(md.str().find("Within 5 % of the measured median: 1 of 2 compared figures. Within 5 % "
                           "of the range over placements: 2 of 2."),
             std::string::npos);
+  std::ostringstream table;
+  write_table(table, run);
+  EXPECT_NE(table.str().find("DRAM bytes: Within 5 % of the measured median: 1 of 2"),
+            std::string::npos)
+      << table.str();
 }
 
 }  // namespace
