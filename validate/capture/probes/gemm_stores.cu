@@ -2,8 +2,9 @@
 // on the H200 (1.97 MB of 16 MB, one pass, from an empty L2) where gemm_wgmma_bf16, with the same
 // A, B and C, writes back none. Launches (names start "probe_"; profile with one-pass DRAM metrics
 // and --cache-control all, gemm_stores.sh, so each starts from an empty L2):
-//   twin/K      the twin's kernel (m = n = 2048, k = K): 32x32 tiles, four warps, mma.sync, C
-//               stored 4 bytes at a time (two STG.E per sector, 8 bytes apart)
+//   twin/K      the twin's kernel body (workloads/cuda/gemm_mma_tile.cuh; m = n = 2048, k = K):
+//               32x32 tiles, four warps, mma.sync, C stored 4 bytes at a time (two STG.E per
+//               sector, 8 bytes apart)
 //   vec/K       the same with each thread's two neighbouring floats stored as one 8-byte STG.E.64
 //               (whole sectors)
 //   stores/S    no loads and no mma: the twin's grid and C stores (4-byte) after each CTA spins for
@@ -18,70 +19,20 @@
 #include <string>
 #include <vector>
 
+#include "../../../workloads/cuda/gemm_mma_tile.cuh"
 #include "../../../workloads/cuda/twins.cuh"
 
 namespace {
 
 constexpr int kN = 2048;  // m = n
 
-template <bool kVec>
-__device__ void gemm_kernel(const __nv_bfloat16* __restrict__ a,
-                            const __nv_bfloat16* __restrict__ b, float* __restrict__ c, int m,
-                            int n, int k) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int row0 = blockIdx.y * 32 + (warp / 2) * 16;
-  const int col0 = blockIdx.x * 32 + (warp % 2) * 16;
-  const int g = lane >> 2, t = lane & 3;
-  float acc[2][4] = {};
-  for (int k0 = 0; k0 < k; k0 += 16) {
-    const __nv_bfloat16* a_base = a + static_cast<size_t>(row0 + g) * k + k0 + t * 2;
-    uint32_t fa[4];
-    fa[0] = *reinterpret_cast<const uint32_t*>(a_base);
-    fa[1] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k));
-    fa[2] = *reinterpret_cast<const uint32_t*>(a_base + 8);
-    fa[3] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k) + 8);
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      const int col = col0 + j * 8 + g;
-      uint32_t fb[2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int kk = k0 + t * 2 + h * 8;
-        const uint32_t lo = __bfloat16_as_ushort(b[static_cast<size_t>(kk) * n + col]);
-        const uint32_t hi = __bfloat16_as_ushort(b[static_cast<size_t>(kk + 1) * n + col]);
-        fb[h] = lo | (hi << 16);
-      }
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-          "{%8,%9}, {%0,%1,%2,%3};"
-          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
-          : "r"(fa[0]), "r"(fa[1]), "r"(fa[2]), "r"(fa[3]), "r"(fb[0]), "r"(fb[1]));
-    }
-  }
-#pragma unroll
-  for (int j = 0; j < 2; ++j) {
-    const int col = col0 + j * 8 + t * 2;
-    float* c0 = c + static_cast<size_t>(row0 + g) * n + col;
-    float* c1 = c + static_cast<size_t>(row0 + g + 8) * n + col;
-    if (kVec) {
-      *reinterpret_cast<float2*>(c0) = make_float2(acc[j][0], acc[j][1]);
-      *reinterpret_cast<float2*>(c1) = make_float2(acc[j][2], acc[j][3]);
-    } else {
-      c0[0] = acc[j][0];
-      c0[1] = acc[j][1];
-      c1[0] = acc[j][2];
-      c1[1] = acc[j][3];
-    }
-  }
-}
-
-__global__ void probe_twin(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m, int n,
+__global__ void probe_twin(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n,
                            int k) {
-  gemm_kernel<false>(a, b, c, m, n, k);
+  twins::gemm_mma_tile<false>(a, b, c, n, k);
 }
-__global__ void probe_vec(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int m, int n,
+__global__ void probe_vec(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n,
                           int k) {
-  gemm_kernel<true>(a, b, c, m, n, k);
+  twins::gemm_mma_tile<true>(a, b, c, n, k);
 }
 
 // The twin's C stores after `spin` cycles, no loads.
@@ -147,7 +98,9 @@ int main(int argc, char** argv) {
   const auto all = launches();
   if (argc >= 2 && std::strcmp(argv[1], "list") == 0) {
     std::printf("variant\tkernel\tparam\n");
-    for (const auto& x : all) std::printf("%s\t%s\t%lld\n", x.variant.c_str(), x.kernel.c_str(), x.param);
+    for (const auto& x : all) {
+      std::printf("%s\t%s\t%lld\n", x.variant.c_str(), x.kernel.c_str(), x.param);
+    }
     return 0;
   }
   const size_t ab = static_cast<size_t>(kN) * kN;  // elements of A and of B at k = 2048
@@ -163,9 +116,9 @@ int main(int argc, char** argv) {
   const dim3 grid(kN / 32, kN / 32);
   for (const auto& x : all) {
     if (x.kernel == "probe_twin") {
-      probe_twin<<<grid, 128>>>(a, b, c, kN, kN, static_cast<int>(x.param));
+      probe_twin<<<grid, 128>>>(a, b, c, kN, static_cast<int>(x.param));
     } else if (x.kernel == "probe_vec") {
-      probe_vec<<<grid, 128>>>(a, b, c, kN, kN, static_cast<int>(x.param));
+      probe_vec<<<grid, 128>>>(a, b, c, kN, static_cast<int>(x.param));
     } else if (x.kernel == "probe_stores") {
       probe_stores<<<grid, 128>>>(c, kN, x.param);
     } else {
