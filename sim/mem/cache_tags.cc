@@ -171,11 +171,12 @@ LineState CacheTags::invalidate(std::uint64_t line_address) {
   return state;
 }
 
-LineState CacheTags::clean(std::uint64_t line_address) {
+LineState CacheTags::clean(std::uint64_t line_address, std::uint8_t sectors) {
   Way* way = find_way(line_address);
   if (way == nullptr) return {};
-  const LineState state{way->line_address, way->valid_mask, way->dirty_mask};
-  way->dirty_mask = 0;
+  const LineState state{way->line_address, way->valid_mask,
+                        static_cast<std::uint8_t>(way->dirty_mask & sectors)};
+  way->dirty_mask = static_cast<std::uint8_t>(way->dirty_mask & ~sectors);
   return state;
 }
 

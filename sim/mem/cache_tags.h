@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/mem/mem_request.h"
 #include "sim/mem/replacement_policy.h"
 #include "sim/mem/split_mix64.h"
 
@@ -101,9 +102,10 @@ class CacheTags {
   /// Drops `line_address` without write-back; returns its state (valid_mask 0 when absent).
   LineState invalidate(std::uint64_t line_address);
 
-  /// Marks `line_address` clean (its owner writes it back; the line stays valid); returns its
-  /// state before (valid_mask 0 when absent). Does not touch replacement.
-  LineState clean(std::uint64_t line_address);
+  /// Marks `sectors` of `line_address` clean (its owner writes them back; the line stays valid);
+  /// returns its valid sectors and those of `sectors` that were dirty (valid_mask 0 when absent).
+  /// Does not touch replacement.
+  LineState clean(std::uint64_t line_address, std::uint8_t sectors = kAllSectors);
 
   /// Drops every line without write-back.
   void invalidate_all();

@@ -354,7 +354,8 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
                        static_cast<std::uint8_t>(present | in_flight | fetch));
     if (d.displaced) {
       ++counters_.partial_writebacks;
-      const LineState line = tags_.clean(d.line_address);
+      // Only the partial sectors leave; the line's complete dirty sectors stay dirty.
+      const LineState line = tags_.clean(d.line_address, d.partial_sectors);
       if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors);
     }
   }

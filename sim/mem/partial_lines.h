@@ -11,7 +11,7 @@
 // A sector counts as complete once the bytes written into it add up to 32 (overlapping stores are
 // counted twice) or a store covered it whole; a line whose sectors are all complete leaves the
 // record. A line that needs a new entry in a full set displaces the set's least recently written
-// entry, which its slice then writes back (reading its partial sectors first) and keeps, clean.
+// entry, whose partial sectors its slice then reads, writes back and keeps, clean.
 //
 // Left out: which bytes were written (counts stand for byte masks); reads of a partial sector,
 // which the slice answers as if its missing bytes were present.

@@ -70,6 +70,16 @@ TEST(MemCacheTags, EvictionReportsTheVictimWithItsDirtySectors) {
   EXPECT_TRUE(tags.contents().empty());
 }
 
+TEST(MemCacheTags, CleanMarksTheGivenSectorsClean) {
+  CacheTags tags = small();
+  tags.access(0, 0b1111, 0b0110);
+  EXPECT_EQ(tags.clean(0, 0b0011), (LineState{0, 0b1111, 0b0010}));  // what it wrote back
+  EXPECT_EQ(tags.probe(0), (LineState{0, 0b1111, 0b0100}));
+  EXPECT_EQ(tags.clean(0), (LineState{0, 0b1111, 0b0100}));
+  EXPECT_EQ(tags.probe(0), (LineState{0, 0b1111, 0}));
+  EXPECT_EQ(tags.clean(256).valid_mask, 0);  // absent
+}
+
 TEST(MemCacheTags, EmptyWaysFillFirst) {
   CacheTags tags = small();
   EXPECT_FALSE(tags.access(0, 1, 0).evicted);

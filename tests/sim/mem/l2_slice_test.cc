@@ -386,6 +386,38 @@ TEST(MemL2Slice, PartialLinesAreReadBeforeTheirWriteBack) {
   EXPECT_EQ(b.sm.responses.size(), 11u);  // every request answered; the read's data dropped
 }
 
+// A displaced line writes back its partial sectors only; a sector the stores completed stays
+// dirty until the line leaves.
+TEST(MemL2Slice, DisplacedLineKeepsItsCompleteSectorsDirty) {
+  L2SliceConfig c = small_config();
+  c.partial_writes_fetch = false;
+  c.partial_lines = {.entries = 1, .ways = 1};
+  Bench b(c);
+  // Line 0: sector 0 written whole by 8 four-byte stores, sector 1 by one.
+  for (int i = 0; i < 8; ++i) {
+    b.sm.push(static_cast<Cycle>(i), MemRequest::write(0, 0b0001, 4, i, 0));
+  }
+  b.sm.push(8, MemRequest::write(0, 0b0010, 4, 8, 0));
+  b.sm.push(9, MemRequest::write(128, 0b0001, 4, 9, 0));  // displaces line 0
+  // Lines 1024 .. 4096 share set 0 with line 0 and evict it: sector 0 leaves then.
+  for (int i = 1; i <= 4; ++i) {
+    b.sm.push(static_cast<Cycle>(9 + i), read(static_cast<std::uint64_t>(i) * 1024, 1, 9 + i));
+  }
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 7u);  // read, write-back, four fetches, write-back
+  EXPECT_EQ(b.memory.requests[0].second.op, MemOp::kRead);
+  EXPECT_EQ(b.memory.requests[0].second.line_address, 0u);
+  EXPECT_EQ(b.memory.requests[0].second.sector_mask, 0b0010);
+  EXPECT_EQ(b.memory.requests[1].second.op, MemOp::kWrite);
+  EXPECT_EQ(b.memory.requests[1].second.sector_mask, 0b0010);
+  const MemRequest& last = b.memory.requests[6].second;
+  EXPECT_EQ(last.op, MemOp::kWrite);
+  EXPECT_EQ(last.line_address, 0u);
+  EXPECT_EQ(last.sector_mask, 0b0001);
+  EXPECT_EQ(b.slice.counters().partial_reads, 1u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
+}
+
 TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
   L2SliceConfig c = small_config();
   c.partial_writes_fetch = false;

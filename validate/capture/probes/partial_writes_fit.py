@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Fits the L2's partial-line record (l2.partial_lines, l2.partial_line_ways) to the H200's
-partial-write probe: simulates the 4-byte probe kernels (partial_writes_trace.py) for each
-candidate and prints the DRAM bytes written back against validate/reference/h200/partial_writes.tsv,
-with the root-mean-square distance in MB and the mean relative error over the sizes where the
-H200 writes back something (8 MB and up).
+partial-write probes: simulates every launch of 8 MB and up of the 4-byte probe
+(partial_writes_trace.py: four partial sectors a request) and of the one-sector probe
+(partial_scatter_trace.py: words 1, never completed; words 8, completed by 8 stores) for each
+candidate, and prints the DRAM bytes read and written in MiB against
+validate/reference/h200/partial_writes.tsv and partial_scatter.tsv, with the root-mean-square
+distance over reads, over writes and over both (the fit: the reads are the record's fills, the
+writes also carry what the L2 cannot hold).
     partial_writes_fit.py WARPSIM [ENTRIES,WAYS ...]
 """
 import csv
@@ -15,38 +18,59 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REF = os.path.join(HERE, "..", "..", "reference", "h200", "partial_writes.tsv")
-SIZES = [4, 8, 12, 16, 24, 32]
+REF = os.path.join(HERE, "..", "..", "reference", "h200")
+MIB = 2**20
+# (name, trace writer, its first argument, MB)
+LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in (8, 12, 16, 24, 32)] +
+            [(f"words 1 {mb}", "partial_scatter_trace.py", 1, mb) for mb in (8, 16, 32)] +
+            [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (8, 16, 24, 32)])
 
 
-def simulate(warpsim, traces, mb, entries, ways):
+def measured():
+    """(read, written) MiB per launch name."""
+    out = {}
+    for r in csv.DictReader(open(os.path.join(REF, "partial_writes.tsv")), delimiter="\t"):
+        if r["bytes"] == "4":
+            out[f"4-byte {r['mb']}"] = r
+    for r in csv.DictReader(open(os.path.join(REF, "partial_scatter.tsv")), delimiter="\t"):
+        out[f"words {r['words']} {r['mb']}"] = r
+    return {k: (float(r["dram__bytes_read.sum"]) / MIB, float(r["dram__bytes_write.sum"]) / MIB)
+            for k, r in out.items()}
+
+
+def simulate(warpsim, trace_dir, entries, ways):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([warpsim, "run", "--trace", os.path.join(traces, f"{mb}", "kernelslist.g"),
+        subprocess.run([warpsim, "run", "--trace", os.path.join(trace_dir, "kernelslist.g"),
                         "--arch", "h200", "--set", f"l2.partial_lines={entries}",
                         "--set", f"l2.partial_line_ways={ways}", "--json", out.name, "--quiet"],
                        check=True, stdout=subprocess.DEVNULL)
         m = json.load(open(out.name))["kernels"][0]["metrics"]
-        return m["dram__bytes_write.sum"] / 2**20, m["dram__bytes_read.sum"] / 2**20
+        return m["dram__bytes_read.sum"] / MIB, m["dram__bytes_write.sum"] / MIB
+
+
+def rms(values):
+    return math.sqrt(sum(v * v for v in values) / len(values))
 
 
 def main():
     warpsim = sys.argv[1]
     candidates = [tuple(int(x) for x in c.split(",")) for c in sys.argv[2:]] or [
-        (e, w) for w in (1, 2, 4) for e in (96000, 128160, 153600, 192000)]
-    ref = {int(r["mb"]): float(r["dram__bytes_write.sum"]) / 2**20
-           for r in csv.DictReader(open(REF), delimiter="\t") if r["bytes"] == "4"}
+        (e, 2) for e in (48000, 57600, 67200, 76800, 86400, 96000, 115200)]
+    ref = measured()
+    names = [n for n, _, _, _ in LAUNCHES]
     with tempfile.TemporaryDirectory() as traces:
-        for mb in SIZES:
-            subprocess.run([sys.executable, os.path.join(HERE, "partial_writes_trace.py"), "4",
-                            str(mb), os.path.join(traces, str(mb))], check=True)
-        print("entries\tways\t" + "\t".join(f"{mb} MB" for mb in SIZES) + "\trms MB\tmean rel.")
-        print("H200\t\t" + "\t".join(f"{ref[mb]:.2f}" for mb in SIZES))
+        for name, writer, arg, mb in LAUNCHES:
+            subprocess.run([sys.executable, os.path.join(HERE, writer), str(arg), str(mb),
+                            os.path.join(traces, name.replace(" ", "_"))], check=True)
+        print("entries\tways\t" + "\t".join(names) + "\trms read\trms written\trms both")
+        print("H200\t\t" + "\t".join(f"{ref[n][0]:.2f}/{ref[n][1]:.2f}" for n in names))
         for entries, ways in candidates:
-            got = [simulate(warpsim, traces, mb, entries, ways)[0] for mb in SIZES]
-            rms = math.sqrt(sum((g - ref[mb]) ** 2 for g, mb in zip(got, SIZES)) / len(SIZES))
-            rel = [abs(g - ref[mb]) / ref[mb] for g, mb in zip(got, SIZES) if ref[mb] > 0.1]
-            print(f"{entries}\t{ways}\t" + "\t".join(f"{g:.2f}" for g in got) +
-                  f"\t{rms:.2f}\t{100 * sum(rel) / len(rel):.1f} %", flush=True)
+            got = [simulate(warpsim, os.path.join(traces, n.replace(" ", "_")), entries, ways)
+                   for n in names]
+            dr = [g[0] - ref[n][0] for g, n in zip(got, names)]
+            dw = [g[1] - ref[n][1] for g, n in zip(got, names)]
+            print(f"{entries}\t{ways}\t" + "\t".join(f"{g[0]:.2f}/{g[1]:.2f}" for g in got) +
+                  f"\t{rms(dr):.2f}\t{rms(dw):.2f}\t{rms(dr + dw):.2f}", flush=True)
 
 
 if __name__ == "__main__":
