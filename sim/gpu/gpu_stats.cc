@@ -106,6 +106,8 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "dirty sectors written back to DRAM");
   r.add_counter("gpu.l2.partial_read_sectors", &c.memory.l2.partial_reads, "sector",
                 "sectors written in part, read from DRAM before their write-back");
+  r.add_counter("gpu.l2.partial_lines_given_up", &c.memory.l2.partial_writebacks, "",
+                "lines the partial-line record gave up (their partial sectors read and written back)");
   r.add_counter("gpu.dram.bytes_read", &c.memory.dram.bytes_read, "byte", "DRAM bytes read");
   r.add_counter("gpu.dram.bytes_written", &c.memory.dram.bytes_written, "byte", "DRAM bytes written");
   r.add_counter("gpu.dram.activates", &c.memory.dram.activates, "", "row activations");

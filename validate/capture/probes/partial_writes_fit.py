@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the L2's partial-line record (l2.partial_lines, l2.partial_line_ways) to the H200's
-partial-write probes: simulates every launch of 8 MB and up of the 4-byte probe
+partial-write probes: simulates every launch up to 32 MB of the 4-byte probe
 (partial_writes_trace.py: four partial sectors a request) and of the one-sector probe
 (partial_scatter_trace.py: words 1, never completed; words 8, completed by 8 stores) for each
 candidate, and prints the DRAM bytes read and written in MiB against
@@ -21,9 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200")
 MIB = 2**20
 # (name, trace writer, its first argument, MB)
-LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in (8, 12, 16, 24, 32)] +
-            [(f"words 1 {mb}", "partial_scatter_trace.py", 1, mb) for mb in (8, 16, 32)] +
-            [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (8, 16, 24, 32)])
+LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in (1, 2, 4, 8, 12, 16, 24, 32)] +
+            [(f"words 1 {mb}", "partial_scatter_trace.py", 1, mb) for mb in (1, 4, 8, 16, 32)] +
+            [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (1, 2, 4, 8, 16, 24, 32)])
 
 
 def measured():
@@ -55,7 +55,7 @@ def rms(values):
 def main():
     warpsim = sys.argv[1]
     candidates = [tuple(int(x) for x in c.split(",")) for c in sys.argv[2:]] or [
-        (e, 2) for e in (48000, 57600, 67200, 76800, 86400, 96000, 115200)]
+        (e, w) for w in (1, 2, 4) for e in (57600, 67200, 76800, 86400, 96000, 115200)]
     ref = measured()
     names = [n for n, _, _, _ in LAUNCHES]
     with tempfile.TemporaryDirectory() as traces:
