@@ -15,8 +15,11 @@
 #include <cstring>
 
 #include "../../../workloads/cuda/twins.cuh"
+#include "partial_kernels.cuh"
 
 namespace {
+
+using partial_kernels::probe_scatter;
 
 constexpr size_t kMB = size_t{1} << 20;
 constexpr int kCtas = 132 * 8;
@@ -28,20 +31,6 @@ struct Launch {
 constexpr Launch kLaunches[] = {{1, 1}, {1, 4}, {1, 8}, {1, 16}, {1, 32},
                                 {8, 1}, {8, 2}, {8, 4}, {8, 8}, {8, 16},
                                 {8, 24}, {8, 32}, {8, 48}, {8, 64}};
-
-// Store slot i: warp w = i / 32 and lane l = i % 32 write line (group * 32 + l), where a group of
-// 32 lines takes 4 warps (words 1: warp k of the group writes word 0 of sector k) or 32 warps
-// (words 8: warp r writes word r % 8 of sector r / 8).
-__global__ void probe_scatter(float* p, size_t slots, int words) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < slots;
-       i += (size_t)gridDim.x * blockDim.x) {
-    const size_t w = i / 32, l = i % 32;
-    const size_t per_group = 4 * size_t(words);
-    const size_t group = w / per_group, r = w % per_group;
-    const size_t sector = r / words, word = r % words;
-    p[(group * 32 + l) * 32 + sector * 8 + word] = (float)i;
-  }
-}
 
 }  // namespace
 

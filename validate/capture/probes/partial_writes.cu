@@ -13,29 +13,17 @@
 #include <vector>
 
 #include "../../../workloads/cuda/twins.cuh"
+#include "partial_kernels.cuh"
 
 namespace {
+
+using partial_kernels::probe_partial;
 
 constexpr size_t kMB = size_t{1} << 20;
 constexpr int kCtas = 132 * 8;
 constexpr int kThreads = 256;
 constexpr int kBytes[] = {4, 16, 32};
 constexpr int kSizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
-
-__global__ void probe_partial(float* p, size_t sectors, int floats) {
-  for (size_t s = blockIdx.x * (size_t)blockDim.x + threadIdx.x; s < sectors;
-       s += (size_t)gridDim.x * blockDim.x) {
-    float* at = p + s * 8;
-    if (floats == 8) {
-      reinterpret_cast<float4*>(at)[0] = make_float4(1.0f, 2.0f, 3.0f, (float)s);
-      reinterpret_cast<float4*>(at)[1] = make_float4(5.0f, 6.0f, 7.0f, (float)s);
-    } else if (floats == 4) {
-      reinterpret_cast<float4*>(at)[0] = make_float4(1.0f, 2.0f, 3.0f, (float)s);
-    } else {
-      at[0] = (float)s;
-    }
-  }
-}
 
 }  // namespace
 
