@@ -13,13 +13,8 @@ import sys
 from probe_trace import BASE, CTAS, THREADS, write_kernel
 
 
-def main():
-    words, mb, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    if words not in (1, 8):
-        sys.exit("words per sector: expected 1 or 8")
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
+def scatter_iterations(words, mb, base=BASE):
+    """The probe's store slots over MB megabytes at `base` (write_kernel's iterations)."""
     slots, stride = mb * (1 << 20) // 32 * words, CTAS * THREADS
     per_group = 4 * words
 
@@ -28,11 +23,20 @@ def main():
             w = i // 32
             group, r = divmod(w, per_group)
             sector, word = divmod(r, words)
-            addr = BASE + 4 * ((group * 32) * 32 + sector * 8 + word)
+            addr = base + 4 * ((group * 32) * 32 + sector * 8 + word)
             yield [f"0020 ffffffff 0 STG.E 2 R2 R4 4 1 0x{addr:016x} 128 0"]
+    return iterations
 
+
+def main():
+    words, mb, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    if words not in (1, 8):
+        sys.exit("words per sector: expected 1 or 8")
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
     with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        write_kernel(f, "probe_scatter", 1, iterations)
+        write_kernel(f, "probe_scatter", 1, scatter_iterations(words, mb))
 
 
 if __name__ == "__main__":

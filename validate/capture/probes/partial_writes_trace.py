@@ -15,6 +15,19 @@ STORES = {4: [("STG.E", 4, 0)], 16: [("STG.E.128", 16, 0)],
           32: [("STG.E.128", 16, 0), ("STG.E.128", 16, 16)]}
 
 
+def partial_iterations(nbytes, mb, base=BASE):
+    """The probe's sectors over MB megabytes at `base` (write_kernel's iterations)."""
+    sectors, stride = mb * (1 << 20) // 32, CTAS * THREADS
+
+    def iterations(first):
+        for s in range(first, sectors, stride):
+            mask = (1 << min(32, sectors - s)) - 1
+            yield [f"{0x20 + 0x10 * k:04x} {mask:08x} 0 {op} 2 R2 R4 {width} 1 "
+                   f"0x{base + 32 * s + offset:016x} 32 0"
+                   for k, (op, width, offset) in enumerate(STORES[nbytes])]
+    return iterations
+
+
 def main():
     nbytes, mb, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     if nbytes not in STORES:
@@ -22,17 +35,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "kernelslist.g"), "w") as f:
         f.write("kernel-1.traceg\n")
-    sectors, stride = mb * (1 << 20) // 32, CTAS * THREADS
-
-    def iterations(first):
-        for s in range(first, sectors, stride):
-            mask = (1 << min(32, sectors - s)) - 1
-            yield [f"{0x20 + 0x10 * k:04x} {mask:08x} 0 {op} 2 R2 R4 {width} 1 "
-                   f"0x{BASE + 32 * s + offset:016x} 32 0"
-                   for k, (op, width, offset) in enumerate(STORES[nbytes])]
-
     with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        write_kernel(f, "probe_partial", 1, iterations)
+        write_kernel(f, "probe_partial", 1, partial_iterations(nbytes, mb))
 
 
 if __name__ == "__main__":
