@@ -31,19 +31,26 @@ std::shared_ptr<std::vector<uint32_t>> chase_chain(uint64_t nodes) {
 ModelSpec transpose_model(std::string name, std::string description, std::string function,
                           uint32_t registers, uint32_t static_shared) {
   return {std::move(name), "transpose", std::move(description), std::move(function),
-          {{"n", 2048, "matrix side (a multiple of 32)", 32}},
+          {{"n", 2048, "matrix side (a multiple of 32)", 32},
+           {"pitch", 0, "floats between rows in both matrices, at least n (0: n; the kernel's n "
+                        "argument, as validate/capture/probes/transpose_pitch.cu launches it)", 0}},
           [registers, static_shared](const Params& p) {
             const int64_t n = p.get("n");
             if (n % 32 != 0) throw InputError("--param n=" + std::to_string(n) +
                                               ": the transpose side must be a multiple of 32");
+            const int64_t pitch = p.get("pitch") == 0 ? n : p.get("pitch");
+            if (pitch < n) {
+              throw InputError("--param pitch=" + std::to_string(pitch) +
+                               ": expected 0 or at least n=" + std::to_string(n));
+            }
             AddressSpace mem;
-            const uint64_t in = mem.allocate(n * n * 4), out = mem.allocate(n * n * 4);
+            const uint64_t in = mem.allocate(pitch * n * 4), out = mem.allocate(pitch * n * 4);
             KernelLaunch k;
             k.grid = {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(n / 32), 1};
             k.block = {32, 8, 1};
             k.registers_per_thread = registers;
             k.static_shared_bytes = static_shared;
-            k.parameters = ParamPacker().add(in).add(out).add(int32_t(n)).bytes();
+            k.parameters = ParamPacker().add(in).add(out).add(int32_t(pitch)).bytes();
             return k;
           }};
 }
