@@ -66,6 +66,21 @@ MemRequest read(std::uint64_t line, std::uint8_t mask, std::uint64_t id, std::ui
   return MemRequest::read(line, mask, id, sm);
 }
 
+// small_config() with partial writes left unfetched and a partial-line record of `entries` lines,
+// `ways` to a set.
+L2SliceConfig partial_record_config(std::uint32_t entries, std::uint32_t ways) {
+  L2SliceConfig c = small_config();
+  c.partial_writes_fetch = false;
+  c.partial_lines = {.entries = entries, .ways = ways};
+  return c;
+}
+
+// Reads lines 1024 .. 4096, which share set 0 with line 0 and evict it, at cycles start ..
+// start + 3 (their ids the same).
+void evict_line_zero(Bench& b, Cycle start) {
+  for (std::uint64_t i = 0; i < 4; ++i) b.sm.push(start + i, read((i + 1) * 1024, 1, start + i));
+}
+
 TEST(MemL2Slice, HitTakesExactlyTheNearOrFarLatency) {
   Bench b(small_config());
   b.slice.warm(0, kAllSectors);
@@ -358,10 +373,7 @@ TEST(MemL2Slice, TheDirtyLimitWritesBackWithoutEvicting) {
 // Lines written in part (4 bytes into a sector never fetched) stay in the L2 only while the
 // partial-line record holds them; a displaced one is read, then written back, and kept clean.
 TEST(MemL2Slice, PartialLinesAreReadBeforeTheirWriteBack) {
-  L2SliceConfig c = small_config();
-  c.partial_writes_fetch = false;
-  c.partial_lines = {.entries = 1, .ways = 1};
-  Bench b(c);
+  Bench b(partial_record_config(1, 1));
   b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));
   b.sm.push(1, MemRequest::write(128, 0b0001, 4, 1, 0));  // displaces line 0
   b.sm.push(2, read(0, 0b0001, 2));                       // hits the kept line
@@ -389,20 +401,14 @@ TEST(MemL2Slice, PartialLinesAreReadBeforeTheirWriteBack) {
 // A displaced line writes back its partial sectors only; a sector the stores completed stays
 // dirty until the line leaves.
 TEST(MemL2Slice, DisplacedLineKeepsItsCompleteSectorsDirty) {
-  L2SliceConfig c = small_config();
-  c.partial_writes_fetch = false;
-  c.partial_lines = {.entries = 1, .ways = 1};
-  Bench b(c);
+  Bench b(partial_record_config(1, 1));
   // Line 0: sector 0 written whole by 8 four-byte stores, sector 1 by one.
   for (int i = 0; i < 8; ++i) {
     b.sm.push(static_cast<Cycle>(i), MemRequest::write(0, 0b0001, 4, i, 0));
   }
   b.sm.push(8, MemRequest::write(0, 0b0010, 4, 8, 0));
   b.sm.push(9, MemRequest::write(128, 0b0001, 4, 9, 0));  // displaces line 0
-  // Lines 1024 .. 4096 share set 0 with line 0 and evict it: sector 0 leaves then.
-  for (int i = 1; i <= 4; ++i) {
-    b.sm.push(static_cast<Cycle>(9 + i), read(static_cast<std::uint64_t>(i) * 1024, 1, 9 + i));
-  }
+  evict_line_zero(b, 10);  // sector 0 leaves then
   b.engine.run();
   ASSERT_EQ(b.memory.requests.size(), 7u);  // read, write-back, four fetches, write-back
   EXPECT_EQ(b.memory.requests[0].second.op, MemOp::kRead);
@@ -419,14 +425,9 @@ TEST(MemL2Slice, DisplacedLineKeepsItsCompleteSectorsDirty) {
 }
 
 TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
-  L2SliceConfig c = small_config();
-  c.partial_writes_fetch = false;
-  c.partial_lines = {.entries = 8, .ways = 8};
-  Bench b(c);
+  Bench b(partial_record_config(8, 8));
   b.sm.push(0, MemRequest::write(0, 0b0110, 8, 0, 0));
-  // Lines 1024 .. 4096 share set 0 with line 0 and evict it.
-  for (int i = 1; i <= 4; ++i)
-    b.sm.push(static_cast<Cycle>(i), read(static_cast<std::uint64_t>(i) * 1024, 1, i));
+  evict_line_zero(b, 1);
   b.engine.run();
   ASSERT_EQ(b.memory.requests.size(), 6u);  // four fetches, then the read and the write-back
   const MemRequest& fetch = b.memory.requests[4].second;
