@@ -91,6 +91,7 @@ constexpr std::string_view kPowerOfTwo[] = {
 };
 
 constexpr std::string_view kDieScopes[] = {"shared", "per_die"};
+constexpr std::string_view kSetIndexes[] = {"modulo", "rotated"};
 
 void check_required(CheckContext& c);
 void check_numbers(CheckContext& c, const pb::Message& message, const std::string& prefix);
@@ -277,6 +278,10 @@ void check_memory(CheckContext& c) {
   if (std::find(std::begin(kDieScopes), std::end(kDieScopes), l2.die_scope()) ==
       std::end(kDieScopes)) {
     c.fail(c.show("l2.die_scope") + " must be \"shared\" or \"per_die\"", {"l2.die_scope"});
+  }
+  if (std::find(std::begin(kSetIndexes), std::end(kSetIndexes), l2.set_index()) ==
+      std::end(kSetIndexes)) {
+    c.fail(c.show("l2.set_index") + " must be \"modulo\" or \"rotated\"", {"l2.set_index"});
   }
   if (l2.die_scope() == "per_die" && c.spec().dies().count() > 0 &&
       l2.slices() % c.spec().dies().count() != 0) {

@@ -14,6 +14,12 @@
 //                a mix of the whole line index, so every slice takes the same share (xor_fold
 //                loads slices 0-7 of 120 twice; the GH100 presets use this one, their
 //                descriptions say why); the same as xor_fold for a power-of-two slice count.
+//   "crc_even" - the line index modulo a primitive polynomial over GF(2) of the same degree (its
+//                CRC), folds at or above the slice count sent as xor_fold_even sends them. Like
+//                xor_fold, any aligned run of 2^degree lines maps one to one; unlike it, no two
+//                index bits below 2^degree - 1 share a column, so a stride of 2^k + 1 lines (a row
+//                pitch padded by one line) spreads: xor_fold sends a warp's 32 stores 129 lines
+//                apart to 3-11 of 96 slices, crc_even to 26-31.
 //   "rotated"  - slice = (line index + h(line index / slices)) mod slices, h a murmur3-style
 //                mix: every aligned run of `slices` consecutive lines visits every slice once
 //                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a
@@ -80,7 +86,8 @@ class AddressHash {
   std::uint32_t slices_per_partition_;
 };
 
-/// The registry of address hashes; built-ins: "modulo", "xor_fold", "rotated".
+/// The registry of address hashes; built-ins: "modulo", "xor_fold", "xor_fold_even", "crc_even",
+/// "rotated".
 PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry();
 
 /// Builds the hash called `name` (config field `field` for errors).

@@ -23,7 +23,8 @@
 // (validate/reference/h200/l2_reref.tsv), where LRU evicts both at the same age. No preset sets
 // it: streaming kernels then keep more dirty lines than the H200 does (validate/README.md).
 //
-// Left out: data, ECC, XOR set-index hashing, way prediction, and partial tags.
+// Left out: data, ECC, the real parts' set-index hashes (an XOR-folded index for power-of-two set
+// counts and a rotated one stand in), way prediction, and partial tags.
 #pragma once
 
 #include <cstdint>
@@ -53,9 +54,17 @@ struct CacheTagsConfig {
   std::uint32_t max_dirty_ways = 0;
   /// Chance that a dirty victim is passed over for the policy's next pick (0: never).
   double dirty_victim_skip = 0.0;
+  /// Chance that the dirty-line limit writes back a dirty line drawn uniformly from the set's
+  /// others instead of the one the policy ranks first to go (0: always the policy's).
+  double dirty_clean_random = 0.0;
   /// The set is the XOR of the line number's log2(sets)-bit fields (sets a power of two), so
   /// that lines any power-of-two stride apart spread over all sets (the H200's L1).
   bool xor_index = false;
+  /// The set is (q mod sets + h(q / sets)) mod sets for q = line number / index_divisor, h a
+  /// 64-bit mix: each aligned run of `sets` consecutive q still visits every set once, and the
+  /// runs are rotated apart, so lines a stride apart that shares factors with sets x
+  /// index_divisor (256 lines on the H200's 96 slices x 320 sets) do not pile onto a few sets.
+  bool rotated_index = false;
   /// When set, the line number that the set index divides instead of line_address / 128 (an L2
   /// slice of die-interleaved homes indexes by the line's rank among its die's lines).
   std::function<std::uint64_t(std::uint64_t line_address)> set_line = {};
@@ -119,8 +128,10 @@ class CacheTags {
   /// The set that `line_address` maps to.
   std::uint32_t set_of(std::uint64_t line_address) const {
     const std::uint64_t line = set_line_ ? set_line_(line_address) : line_address >> 7;
-    if (xor_bits_ != 0) return xor_fold(line / divisor_);
-    return static_cast<std::uint32_t>((line / divisor_) % sets_);
+    const std::uint64_t q = line / divisor_;
+    if (xor_bits_ != 0) return xor_fold(q);
+    if (rotated_) return static_cast<std::uint32_t>((q % sets_ + rotation(q / sets_)) % sets_);
+    return static_cast<std::uint32_t>(q % sets_);
   }
 
  private:
@@ -137,13 +148,26 @@ class CacheTags {
     return static_cast<std::uint32_t>(set & (sets_ - 1));
   }
 
+  // The rotation of the run of sets that `run` numbers (rotated_index).
+  std::uint64_t rotation(std::uint64_t run) const {
+    run ^= run >> 31;
+    run *= 0x7fb5d329728ea185ULL;
+    run ^= run >> 27;
+    run *= 0x81dadef4bc2dd44dULL;
+    run ^= run >> 33;
+    return run % sets_;
+  }
+
   std::uint32_t sets_ = 0;
+  bool rotated_ = false;
   std::uint32_t xor_bits_ = 0;  // log2(sets_) with an XOR-folded index, else 0
   std::uint32_t ways_ = 0;
   std::uint64_t divisor_ = 1;
   std::uint32_t max_dirty_ = 0;
   std::uint64_t skip_threshold_ = 0;  // dirty_victim_skip x 2^64; 0: never skip
   SplitMix64 skip_stream_;            // the skip draws
+  std::uint64_t clean_random_threshold_ = 0;  // dirty_clean_random x 2^64
+  SplitMix64 clean_stream_;                   // the dirty limit's draws
   std::function<std::uint64_t(std::uint64_t)> set_line_;
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;

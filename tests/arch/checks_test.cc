@@ -169,6 +169,8 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l2.far_read_copies=false"}),
               ElementsAre(HasSubstr("l2.far_write_copies = true needs l2.far_read_copies")));
   EXPECT_TRUE(h200_violations({"l2.far_read_copies=false", "l2.far_write_copies=false"}).empty());
+  EXPECT_THAT(h200_violations({"l2.set_index=xor"}),
+              ElementsAre(HasSubstr("l2.set_index = \"xor\" must be \"modulo\" or \"rotated\"")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

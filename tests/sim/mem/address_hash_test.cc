@@ -90,6 +90,35 @@ TEST(MemAddressHash, XorFoldEvenGivesEverySliceTheSameShare) {
   EXPECT_EQ(even16->locate(0x12 * 128).slice, 3u);
 }
 
+TEST(MemAddressHash, CrcEvenSpreadsAPaddedRowPitch) {
+  const AddressHashConfig h200{.slices = 96, .partitions = 2, .sms = 132};
+  const auto crc = make_address_hash("crc_even", h200);
+  const auto xor_even = make_address_hash("xor_fold_even", h200);
+  // A warp's 32 stores one padded row apart (4128 floats = 129 lines; 8256 = 258 lines).
+  const auto slices_hit = [](const AddressHash& h, std::uint64_t first, std::uint64_t stride) {
+    std::set<std::uint32_t> hit;
+    for (std::uint64_t k = 0; k < 32; ++k) hit.insert(h.locate((first + k * stride) * 128).slice);
+    return hit.size();
+  };
+  EXPECT_EQ(slices_hit(*xor_even, 0, 129), 1u);  // bits 0 and 7 cancel: every store on slice 0
+  EXPECT_EQ(slices_hit(*crc, 0, 129), 30u);
+  EXPECT_EQ(slices_hit(*crc, 0, 258), 27u);
+  // A power-of-two stride takes 32 distinct folds; those at 96 and above are sent on by the mix.
+  EXPECT_EQ(slices_hit(*crc, 0, 128), 29u);
+  // Every aligned run of 128 lines takes each fold once, so each slice takes the same share.
+  std::vector<std::uint64_t> per_slice(96, 0);
+  constexpr std::uint64_t kLines = 196'608;  // 24 MB
+  for (std::uint64_t l = 0; l < kLines; ++l) ++per_slice[crc->locate(l * 128).slice];
+  const auto [lo, hi] = std::minmax_element(per_slice.begin(), per_slice.end());
+  EXPECT_GT(*lo, 2048u * 9 / 10);
+  EXPECT_LT(*hi, 2048u * 11 / 10);
+  // A power-of-two slice count maps every aligned run one to one.
+  const auto crc16 = make_address_hash("crc_even", {.slices = 16, .partitions = 2, .sms = 8});
+  expect_every_slice_once_per_aligned_run(*crc16, 16);
+  // x^4 + x + 1: line 0x10 = x^4 leaves x + 1.
+  EXPECT_EQ(crc16->locate(0x10 * 128).slice, 3u);
+}
+
 TEST(MemAddressHash, SmsSplitIntoHalvesByIndex) {
   const auto hash = make_address_hash("modulo", {.slices = 4, .partitions = 2, .sms = 5});
   EXPECT_EQ(hash->sm_partition(0), 0u);
@@ -121,8 +150,8 @@ TEST(MemAddressHash, UnknownNameListsTheKnownOnes) {
     FAIL() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "arch.l2.hash: unknown address hash 'crc'; expected one of: modulo, rotated, "
-              "xor_fold, xor_fold_even");
+              "arch.l2.hash: unknown address hash 'crc'; expected one of: crc_even, modulo, "
+              "rotated, xor_fold, xor_fold_even");
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
 #include "arch/error.h"
@@ -108,6 +109,33 @@ TEST(MemCacheTags, IndexDivisorSkipsTheBitsThatChoseTheSlice) {
   EXPECT_EQ(tags.sets(), 4u);
   for (std::uint32_t k = 0; k < 4; ++k) EXPECT_EQ(tags.set_of(4 * k * 128), k);
   EXPECT_THROW(CacheTags({.size_bytes = 1024, .ways = 2, .index_divisor = 0}, "l2"), InputError);
+}
+
+TEST(MemCacheTags, RotatedIndexSpreadsAStrideThatSharesFactorsWithTheIndex) {
+  // An H200 slice: 320 sets of 16 ways, one line in 96. Lines 256 apart (the rows of a matrix of
+  // 8192 floats a row) reach sets (256 k / 96) mod 320, which repeat every 120 lines (256 x 120 =
+  // 96 x 320): the modulo index uses 120 sets of 320; the rotated one moves each run of 320
+  // indices by a hash of the run, so over 2048 rows it reaches every set.
+  std::set<std::uint32_t> used[2];
+  for (const bool rotated : {false, true}) {
+    const CacheTags tags(
+        {.size_bytes = 320 * 16 * 128, .ways = 16, .index_divisor = 96, .rotated_index = rotated},
+        "l2");
+    for (std::uint64_t row = 0; row < 2048; ++row) used[rotated].insert(tags.set_of(row * 256 * 128));
+  }
+  EXPECT_EQ(used[0].size(), 120u);
+  EXPECT_EQ(used[1].size(), 320u);
+  // Each aligned run of 320 consecutive indices still visits every set once.
+  const CacheTags tags(
+      {.size_bytes = 320 * 16 * 128, .ways = 16, .index_divisor = 96, .rotated_index = true}, "l2");
+  for (const std::uint64_t run : {0, 1, 77}) {
+    std::set<std::uint32_t> seen;
+    for (std::uint64_t q = 0; q < 320; ++q) seen.insert(tags.set_of((run * 320 + q) * 96 * 128));
+    EXPECT_EQ(seen.size(), 320u) << "run " << run;
+  }
+  // The first run is not rotated away from the modulo index's sets by construction, only by the
+  // hash: run 0's rotation is h(0) = 0.
+  EXPECT_EQ(tags.set_of(5 * 96 * 128), 5u);
 }
 
 TEST(MemCacheTags, SetLineReplacesTheLineNumber) {
