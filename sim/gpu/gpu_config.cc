@@ -252,7 +252,6 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.tags.replacement_candidates = l2.replacement_candidates();
   ms.l2.tags.rotated_index = l2.set_index() == "rotated";
   ms.l2.tags.dirty_victim_skip = l2.dirty_victim_skip();
-  ms.l2.tags.dirty_clean_random = l2.dirty_clean_random();
   if (l2.has_max_dirty_fraction()) {
     const auto ways = static_cast<double>(ms.l2.tags.ways);
     ms.l2.tags.max_dirty_ways = std::max(1u, static_cast<std::uint32_t>(

@@ -39,15 +39,6 @@ CacheTags::CacheTags(const CacheTagsConfig& config, const std::string& field) {
   }
   skip_threshold_ = static_cast<std::uint64_t>(std::ldexp(config.dirty_victim_skip, 64));
   skip_stream_ = SplitMix64(config.seed ^ 0x5DEECE66DULL);
-  if (!(config.dirty_clean_random >= 0.0 && config.dirty_clean_random <= 1.0)) {
-    throw InputError(field + ".dirty_clean_random: expected between 0 and 1, got " +
-                     std::to_string(config.dirty_clean_random));
-  }
-  clean_random_threshold_ =
-      config.dirty_clean_random >= 1.0
-          ? ~std::uint64_t{0}
-          : static_cast<std::uint64_t>(std::ldexp(config.dirty_clean_random, 64));
-  clean_stream_ = SplitMix64(config.seed ^ 0x9E3779B97F4A7C15ULL);
   sets_ = static_cast<std::uint32_t>(sets);
   divisor_ = config.index_divisor;
   if (config.xor_index) {
@@ -139,16 +130,7 @@ void CacheTags::limit_dirty(std::uint32_t set, Way* base, std::uint32_t keep, Ta
     if (w != keep && base[w].dirty_mask != 0) others |= std::uint64_t{1} << w;
   }
   if (static_cast<std::uint32_t>(std::popcount(others)) < max_dirty_) return;
-  std::uint32_t w = 0;
-  if (clean_random_threshold_ != 0 && clean_stream_.next() < clean_random_threshold_) {
-    // The k-th dirty way, k drawn uniformly.
-    std::uint64_t k = clean_stream_.next() % static_cast<std::uint64_t>(std::popcount(others));
-    std::uint64_t left = others;
-    for (; k != 0; --k) left &= left - 1;
-    w = static_cast<std::uint32_t>(std::countr_zero(left));
-  } else {
-    w = policy_->victim_among(set, others);
-  }
+  const std::uint32_t w = policy_->victim_among(set, others);
   result.cleaned = true;
   result.written_back = {base[w].line_address, base[w].valid_mask, base[w].dirty_mask};
   base[w].dirty_mask = 0;

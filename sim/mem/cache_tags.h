@@ -54,9 +54,6 @@ struct CacheTagsConfig {
   std::uint32_t max_dirty_ways = 0;
   /// Chance that a dirty victim is passed over for the policy's next pick (0: never).
   double dirty_victim_skip = 0.0;
-  /// Chance that the dirty-line limit writes back a dirty line drawn uniformly from the set's
-  /// others instead of the one the policy ranks first to go (0: always the policy's).
-  double dirty_clean_random = 0.0;
   /// The set is the XOR of the line number's log2(sets)-bit fields (sets a power of two), so
   /// that lines any power-of-two stride apart spread over all sets (the H200's L1).
   bool xor_index = false;
@@ -166,8 +163,6 @@ class CacheTags {
   std::uint32_t max_dirty_ = 0;
   std::uint64_t skip_threshold_ = 0;  // dirty_victim_skip x 2^64; 0: never skip
   SplitMix64 skip_stream_;            // the skip draws
-  std::uint64_t clean_random_threshold_ = 0;  // dirty_clean_random x 2^64
-  SplitMix64 clean_stream_;                   // the dirty limit's draws
   std::function<std::uint64_t(std::uint64_t)> set_line_;
   std::vector<Way> ways_storage_;
   std::unique_ptr<ReplacementPolicy> policy_;
