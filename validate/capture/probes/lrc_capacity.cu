@@ -1,12 +1,13 @@
-// Probe of how many lines in flight the L2 request coalescer can track: the CTAs on SMs 124 and
-// 125 (next to the same L2 partition, sm_partition.tsv) each run W warps; warp w of both reads
-// the same 512 lines (its own 64 KB), 8 loads in flight with ld.global.cg, all started together
-// through a counter in global memory, from DRAM (ncu's cache control). With a coalescer that has
-// room for every line in flight, the second SM's reads join the first's: 2048 x W sectors joined
-// (lrc_pair.tsv, lrc_crowd.tsv). With fewer slots than the 2 x 8 x W lines in flight, joins fall.
-// One CTA per SM (dynamic shared memory); the others return at once. W = 1, 2, 4, 8, 16, 32.
+// Probe of how many lines in flight the L2 request coalescer can track: P pairs of SMs (2p, 2p + 1:
+// the two SMs of a TPC, next to the same L2 partition, sm_partition.tsv) each run W warps per SM;
+// warp w of both SMs of pair p reads the same 512 lines (its own 64 KB of the pair's region),
+// 8 loads in flight with ld.global.cg, all started together through a counter in global memory,
+// from DRAM (ncu's cache control). With a coalescer that has room for every line in flight, the
+// second SM's reads join the first's: 2048 x P x W sectors joined (lrc_pair.tsv, lrc_crowd.tsv).
+// With fewer slots than the 16 x P x W lines in flight, joins fall. One CTA per SM (dynamic
+// shared memory); the SMs of other pairs return at once.
 //   lrc_capacity.sh > validate/reference/h200/lrc_capacity.tsv
-// `lrc_capacity list` prints one line per profiled launch, in launch order (warps, lines).
+// `lrc_capacity list` prints one line per profiled launch, in launch order (pairs, warps, lines).
 #include <cstdio>
 #include <cstring>
 
@@ -16,7 +17,11 @@ namespace {
 
 constexpr int kLinesPerWarp = 512;
 constexpr int kInFlight = 8;
-constexpr int kWarps[] = {1, 2, 4, 8, 16, 32};
+struct Launch {
+  int pairs, warps;
+};
+constexpr Launch kLaunches[] = {{1, 1}, {1, 8}, {1, 32}, {8, 32}, {33, 32}, {66, 8}, {66, 32}};
+constexpr int kMaxWarps = 32;
 
 __device__ __forceinline__ float load_cg(const float* p) {
   float v;
@@ -30,18 +35,19 @@ __device__ __forceinline__ unsigned sm_id() {
   return s;
 }
 
-__global__ void probe_lrc(const float* buf, volatile int* arrived, float* sink) {
+__global__ void probe_lrc(const float* buf, int pairs, volatile int* arrived, float* sink) {
   extern __shared__ int hold[];
-  const unsigned sm = sm_id();
-  if (sm != 124 && sm != 125) return;
+  const unsigned pair = sm_id() / 2;
+  if (pair >= static_cast<unsigned>(pairs)) return;
   if (threadIdx.x == 0) {
     atomicAdd(const_cast<int*>(arrived), 1);
-    while (*arrived < 2) {
+    while (*arrived < 2 * pairs) {
     }
   }
   __syncthreads();
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const float* mine = buf + static_cast<size_t>(warp) * kLinesPerWarp * 32;
+  const float* mine =
+      buf + (static_cast<size_t>(pair) * kMaxWarps + warp) * kLinesPerWarp * 32;
   float acc[kInFlight] = {};
 #pragma unroll 1
   for (int i = 0; i < kLinesPerWarp; i += kInFlight) {
@@ -58,16 +64,18 @@ __global__ void probe_lrc(const float* buf, volatile int* arrived, float* sink) 
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("warps\tlines\n");
-    for (int w : kWarps) std::printf("%d\t%d\n", w, w * kLinesPerWarp);
+    std::printf("pairs\twarps\tlines\n");
+    for (const Launch& l : kLaunches) {
+      std::printf("%d\t%d\t%d\n", l.pairs, l.warps, l.pairs * l.warps * kLinesPerWarp);
+    }
     return 0;
   }
   int sms = 0, smem = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
-  if (sms < 126) return 1;
+  if (sms < 132) return 1;
   cudaFuncSetAttribute(probe_lrc, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  const size_t bytes = sizeof(float) * 32 * kLinesPerWarp * 32;
+  const size_t bytes = sizeof(float) * 32 * kLinesPerWarp * kMaxWarps * 66;
   float* buf = nullptr;
   float* sink = nullptr;
   int* arrived = nullptr;
@@ -76,9 +84,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudaMemset(buf, 0, bytes);
-  for (int w : kWarps) {
+  for (const Launch& l : kLaunches) {
     cudaMemset(arrived, 0, 4);
-    probe_lrc<<<sms, 32 * w, smem>>>(buf, arrived, sink);
+    probe_lrc<<<sms, 32 * l.warps, smem>>>(buf, l.pairs, arrived, sink);
     if (cudaDeviceSynchronize() != cudaSuccess) return 1;
   }
   return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the coalescer-capacity probe (lrc_capacity.cu) under Nsight Compute, an empty L2 before
-# each launch, and prints one row per launch: warps, lines, then the coalescer's joined read
+# each launch, and prints one row per launch: pairs, warps, lines, then the coalescer's joined read
 # sectors, the L2's read lookups and DRAM bytes read.
 #   validate/capture/probes/lrc_capacity.sh > validate/reference/h200/lrc_capacity.tsv
 set -euo pipefail
