@@ -18,8 +18,9 @@
 //                CRC), folds at or above the slice count sent as xor_fold_even sends them. Like
 //                xor_fold, any aligned run of 2^degree lines maps one to one; unlike it, no two
 //                index bits below 2^degree - 1 share a column, so a stride of 2^k + 1 lines (a row
-//                pitch padded by one line) spreads: xor_fold sends a warp's 32 stores 129 lines
-//                apart to 3-11 of 96 slices, crc_even to 26-31.
+//                pitch padded by one line) spreads: a warp's 32 stores 129 lines apart reach 14
+//                of 96 slices on average over starting lines under xor_fold (1 at worst), 29
+//                under crc_even (24 at worst).
 //   "rotated"  - slice = (line index + h(line index / slices)) mod slices, h a murmur3-style
 //                mix: every aligned run of `slices` consecutive lines visits every slice once
 //                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a
