@@ -5,13 +5,14 @@
 // hits after the cold first pass) and large ones once (every hop a miss). A random order defeats
 // prefetching; each node sits in its own 128-byte line.
 #include <algorithm>
-#include <random>
+#include <vector>
 
+#include "chase_chain.cuh"
 #include "twins.cuh"
 
 namespace {
 
-constexpr size_t kNodeBytes = 128;
+constexpr size_t kNodeBytes = twins::kChaseNodeBytes;
 
 __global__ void w_pointer_chase(const unsigned* __restrict__ chain, int hops, unsigned* sink) {
   unsigned idx = 0;
@@ -30,20 +31,7 @@ twins::Point chase_point(size_t footprint_bytes) {
           "calibration",
           twins::kv("footprint_bytes", (long long)footprint_bytes) + ";" + twins::kv("hops", hops),
           [footprint_bytes, hops] {
-            const size_t stride = kNodeBytes / sizeof(unsigned);
-            const size_t nodes = footprint_bytes / kNodeBytes;
-            // Sattolo: a uniformly random single cycle through all nodes.
-            std::vector<unsigned> next(nodes);
-            for (size_t k = 0; k < nodes; ++k) next[k] = static_cast<unsigned>(k);
-            std::mt19937_64 rng(42);
-            for (size_t k = nodes - 1; k > 0; --k) {
-              std::uniform_int_distribution<size_t> pick(0, k - 1);
-              std::swap(next[k], next[pick(rng)]);
-            }
-            std::vector<unsigned> host(footprint_bytes / sizeof(unsigned), 0);
-            for (size_t k = 0; k < nodes; ++k) {
-              host[k * stride] = static_cast<unsigned>(next[k] * stride);
-            }
+            const std::vector<unsigned> host = twins::chase_chain(footprint_bytes);
             unsigned* chain = nullptr;
             unsigned* sink = nullptr;
             TWIN_CHECK(cudaMalloc(&chain, footprint_bytes));

@@ -8,14 +8,15 @@
 // `chase_passes list` prints one line per profiled launch, in launch order (MB, passes, hops).
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "../../../workloads/cuda/chase_chain.cuh"
+
 namespace {
 
-constexpr size_t kNodeBytes = 128;
+constexpr size_t kNodeBytes = twins::kChaseNodeBytes;
 constexpr int kMegabytes[] = {1, 8, 20};
 constexpr int kPasses[] = {1, 2, 4, 8};
 
@@ -37,16 +38,7 @@ int main(int argc, char** argv) {
     const size_t nodes = bytes / kNodeBytes;
     unsigned* chain = nullptr;
     if (!list) {
-      const size_t stride = kNodeBytes / sizeof(unsigned);
-      std::vector<unsigned> next(nodes);
-      for (size_t k = 0; k < nodes; ++k) next[k] = static_cast<unsigned>(k);
-      std::mt19937_64 rng(42);
-      for (size_t k = nodes - 1; k > 0; --k) {
-        std::uniform_int_distribution<size_t> pick(0, k - 1);
-        std::swap(next[k], next[pick(rng)]);
-      }
-      std::vector<unsigned> host(bytes / sizeof(unsigned), 0);
-      for (size_t k = 0; k < nodes; ++k) host[k * stride] = static_cast<unsigned>(next[k] * stride);
+      const std::vector<unsigned> host = twins::chase_chain(bytes);
       if (cudaMalloc(&chain, bytes) != cudaSuccess) return 1;
       cudaMemcpy(chain, host.data(), bytes, cudaMemcpyHostToDevice);
     }

@@ -13,27 +13,18 @@
 
 #include <cuda_runtime.h>
 
+#include "clock_probe.cuh"  // sm_id
+#include "lrc_reads.cuh"
+
 namespace {
 
-constexpr int kLinesPerWarp = 512;
-constexpr int kInFlight = 8;
+constexpr int kLinesPerWarp = kLines;  // lrc_reads.cuh: 512 lines, 8 loads in flight
+
 struct Launch {
   int pairs, warps;
 };
 constexpr Launch kLaunches[] = {{1, 1}, {1, 8}, {1, 32}, {8, 32}, {33, 32}, {66, 8}, {66, 32}};
 constexpr int kMaxWarps = 32;
-
-__device__ __forceinline__ float load_cg(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 
 __global__ void probe_lrc(const float* buf, int pairs, volatile int* arrived, float* sink) {
   extern __shared__ int hold[];
@@ -48,15 +39,7 @@ __global__ void probe_lrc(const float* buf, int pairs, volatile int* arrived, fl
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const float* mine =
       buf + (static_cast<size_t>(pair) * kMaxWarps + warp) * kLinesPerWarp * 32;
-  float acc[kInFlight] = {};
-#pragma unroll 1
-  for (int i = 0; i < kLinesPerWarp; i += kInFlight) {
-#pragma unroll
-    for (int k = 0; k < kInFlight; ++k) acc[k] += load_cg(mine + (i + k) * 32 + lane);
-  }
-  float sum = 0;
-#pragma unroll
-  for (int k = 0; k < kInFlight; ++k) sum += acc[k];
+  const float sum = read_lines(mine, lane);
   if (sum != 0.0f) *sink = sum + hold[0];
 }
 
