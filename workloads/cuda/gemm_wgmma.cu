@@ -13,6 +13,13 @@
 
 #include "twins.cuh"
 
+// Runs at the start of each K stage (phase 0) and once its tiles are in shared memory (phase 1);
+// empty in the twin. A probe that includes this file may define it first to time the stages
+// (validate/capture/probes/gemm_stages.cu).
+#ifndef GEMM_STAGE_HOOK
+#define GEMM_STAGE_HOOK(k0, phase)
+#endif
+
 namespace {
 
 constexpr int kBm = 64, kBn = 128, kBk = 64;
@@ -65,6 +72,7 @@ __global__ void __launch_bounds__(128) w_gemm_wgmma_bf16(const __nv_bfloat16* __
   for (int i = 0; i < 64; ++i) d[i] = 0.0f;
 
   for (int k0 = 0; k0 < k; k0 += kBk) {
+    GEMM_STAGE_HOOK(k0, 0);
 #pragma unroll
     for (int j = 0; j < kBm * kBk / 8 / 128; ++j) {
       const int i = t + 128 * j, row = i / 8, kc = i % 8;
@@ -79,6 +87,7 @@ __global__ void __launch_bounds__(128) w_gemm_wgmma_bf16(const __nv_bfloat16* __
     }
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
+    GEMM_STAGE_HOOK(k0, 1);
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #endif
