@@ -33,7 +33,9 @@ ModelSpec transpose_model(std::string name, std::string description, std::string
   return {std::move(name), "transpose", std::move(description), std::move(function),
           {{"n", 2048, "matrix side (a multiple of 32)", 32},
            {"pitch", 0, "floats between rows in both matrices, at least n (0: n; the kernel's n "
-                        "argument, as validate/capture/probes/transpose_pitch.cu launches it)", 0}},
+                        "argument, as validate/capture/probes/transpose_pitch.cu launches it)", 0},
+           {"rows", 0, "block rows of the grid, 32 input rows each (0: n / 32; as "
+                       "transpose_pitch.cu launches the first rows of a transpose)", 0}},
           [registers, static_shared](const Params& p) {
             const int64_t n = p.get("n");
             if (n % 32 != 0) throw InputError("--param n=" + std::to_string(n) +
@@ -43,10 +45,15 @@ ModelSpec transpose_model(std::string name, std::string description, std::string
               throw InputError("--param pitch=" + std::to_string(pitch) +
                                ": expected 0 or at least n=" + std::to_string(n));
             }
+            const int64_t rows = p.get("rows") == 0 ? n / 32 : p.get("rows");
+            if (rows > n / 32) {
+              throw InputError("--param rows=" + std::to_string(rows) + ": expected 0 to n / 32 = " +
+                               std::to_string(n / 32));
+            }
             AddressSpace mem;
             const uint64_t in = mem.allocate(pitch * n * 4), out = mem.allocate(pitch * n * 4);
             KernelLaunch k;
-            k.grid = {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(n / 32), 1};
+            k.grid = {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(rows), 1};
             k.block = {32, 8, 1};
             k.registers_per_thread = registers;
             k.static_shared_bytes = static_shared;

@@ -3,10 +3,11 @@
 // the matrix size, so that the stores' address stride (pitch x 4 bytes between a warp's 32
 // lines) and the number of lines written move separately. Per launch (n, pitch): an n x n
 // transpose whose rows lie pitch floats apart in both matrices. The twin's 2048 and 4096 points
-// are (2048, 2048) and (4096, 4096). Profile each launch from an empty L2 (ncu --cache-control
+// are (2048, 2048) and (4096, 4096); rows, when not 0, launches only that many block rows (of 32
+// input rows each). Profile each launch from an empty L2 (ncu --cache-control
 // all, as the capture) with one-pass DRAM metrics:
 //   transpose_pitch.sh > validate/reference/h200/transpose_pitch.tsv
-// `transpose_pitch list` prints one line per launch, in launch order (n, pitch).
+// `transpose_pitch list` prints one line per launch, in launch order (n, pitch, rows).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -21,9 +22,14 @@ constexpr int kRows = 8;
 struct Launch {
   int n;
   int pitch;
+  int rows;  // block rows of the grid (32 rows of the input each); 0: all n / 32
 };
-constexpr Launch kLaunches[] = {{2048, 2048}, {2048, 4096}, {2048, 2080}, {3072, 3072},
-                                {4096, 4096}, {4096, 4128}, {4096, 2048 + 4096}, {2048, 8192}};
+// The last four run the 4096 transpose's first 16-96 block rows: as many stores a line and lines
+// in flight as the whole, an eighth to three quarters of its output (8.4-50.3 MB).
+constexpr Launch kLaunches[] = {{2048, 2048, 0},        {2048, 4096, 0}, {2048, 2080, 0},
+                                {3072, 3072, 0},        {4096, 4096, 0}, {4096, 4128, 0},
+                                {4096, 2048 + 4096, 0}, {2048, 8192, 0}, {4096, 4096, 16},
+                                {4096, 4096, 32},       {4096, 4096, 64}, {4096, 4096, 96}};
 
 // The twin's w_transpose_naive with the pitch as its own argument.
 __global__ void probe_transpose(const float* __restrict__ in, float* __restrict__ out, int pitch) {
@@ -36,8 +42,8 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("n\tpitch\n");
-    for (const Launch& l : kLaunches) std::printf("%d\t%d\n", l.n, l.pitch);
+    std::printf("n\tpitch\trows\n");
+    for (const Launch& l : kLaunches) std::printf("%d\t%d\t%d\n", l.n, l.pitch, l.rows);
     return 0;
   }
   for (const Launch& l : kLaunches) {
@@ -49,7 +55,8 @@ int main(int argc, char** argv) {
     TWIN_CHECK(cudaMemset(in, 0, bytes));
     TWIN_CHECK(cudaMemset(out, 0xFF, bytes));  // as the twin's poisoned output
     TWIN_CHECK(cudaDeviceSynchronize());
-    probe_transpose<<<dim3(l.n / kTile, l.n / kTile), dim3(kTile, kRows)>>>(in, out, l.pitch);
+    const int rows = l.rows == 0 ? l.n / kTile : l.rows;
+    probe_transpose<<<dim3(l.n / kTile, rows), dim3(kTile, kRows)>>>(in, out, l.pitch);
     TWIN_CHECK(cudaGetLastError());
     TWIN_CHECK(cudaDeviceSynchronize());
     TWIN_CHECK(cudaFree(in));
