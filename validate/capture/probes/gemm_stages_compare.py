@@ -37,7 +37,9 @@ ISSUE = re.compile(r'"name":"(LDG|HGMMA)[^"]*","cat":"issue".*"pid":(\d+),"tid":
 
 
 def model(path):
-    owner = {}  # (pid, first warp tid) -> (bx, by); one CTA per slot for the whole run assumed
+    # (SM, first warp's track) -> (bx, by). Every CTA of these grids is resident from the start,
+    # so CTA slot k holds warp slots 4k to 4k + 3 (the lowest free ones) for the whole run.
+    owner = {}
     ldg = collections.defaultdict(list)
     mma = collections.defaultdict(list)
     with open(path) as f:
@@ -50,7 +52,7 @@ def model(path):
             m = CTA.search(line)
             if m:
                 bx, by, pid, slot, warps = (int(g) for g in m.groups())
-                key = (pid, 1 + slot)
+                key = (pid, 1 + slot * warps)
                 if key in owner:
                     sys.exit(f"{path}: warp slot {slot} of SM {pid} runs two CTAs")
                 owner[key] = (bx, by)

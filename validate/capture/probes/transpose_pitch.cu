@@ -6,7 +6,7 @@
 // are (2048, 2048) and (4096, 4096); rows, when not 0, launches only that many block rows (of 32
 // input rows each). Profile each launch from an empty L2 (ncu --cache-control
 // all, as the capture) with one-pass DRAM metrics:
-//   transpose_pitch.sh > validate/reference/h200/transpose_pitch.tsv
+//   transpose_pitch.sh > validate/reference/h200/transpose_rows.tsv
 // `transpose_pitch list` prints one line per launch, in launch order (n, pitch, rows).
 #include <cuda_runtime.h>
 
