@@ -30,7 +30,10 @@ constexpr int kMaxReaders = 8;
 const std::vector<std::vector<int>> kSets = {
     {124, 125}, {124, 126}, {124, 130}, {0, 8},  {16, 24},        {124, 0},
     {124, 16},  {0, 16},    {0, 32},    {0, 48}, {124, 70},       {124, 2},
-    {0, 1, 8, 9}, {0, 1, 16, 17}, {0, 16, 32, 48}, {124, 0, 16, 32}};
+    {0, 1, 8, 9}, {0, 1, 16, 17}, {0, 16, 32, 48}, {124, 0, 16, 32},
+    // Which GPC the lone TPCs 120-121 (next to the first partition) and 122-123 (the second) join.
+    {120, 0},   {120, 8},   {120, 10},  {120, 12}, {122, 2},        {122, 4},
+    {122, 6},   {122, 14}};
 
 __global__ void placement(unsigned long long* out, long long spin) {
   if (threadIdx.x == 0) out[blockIdx.x] = sm_id();
