@@ -65,6 +65,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "l1.sets",  // 0: the ways and a modulo index instead
     "shared_memory.reserved_per_cta_bytes",
     "l2.sm_partitions",       // partition 0
+    "l2.request_coalescer_sm_sources",  // source 0
     "launch.cta_sm_order",    // SM 0
     "launch.cta_sm_priority",  // SM 0
     "l2.dirty_victim_skip",    // 0: the policy's pick

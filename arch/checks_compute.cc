@@ -130,6 +130,38 @@ void check_tensor(CheckContext& c) {
   }
 }
 
+// Each coalescer source below 256, and (where both tables name every SM) next to one partition.
+void check_coalescer_sources(CheckContext& c) {
+  const auto& l2 = c.spec().l2();
+  const auto& sources = l2.request_coalescer_sm_sources();
+  for (const std::uint32_t source : sources) {
+    if (source > 255) {
+      c.fail("l2.request_coalescer_sm_sources names source " + std::to_string(source) +
+                 ", not below 256",
+             {"l2.request_coalescer_sm_sources"});
+      return;
+    }
+  }
+  if (sources.size() != l2.sm_partitions().size()) return;
+  for (const std::uint32_t p : l2.sm_partitions()) {
+    if (p >= l2.partitions()) return;  // reported by check_placement
+  }
+  std::vector<int> partition(256, -1);
+  for (int sm = 0; sm < static_cast<int>(sources.size()); ++sm) {
+    int& p = partition[sources[sm]];
+    const int mine = static_cast<int>(l2.sm_partitions(sm));
+    if (p >= 0 && p != mine) {
+      c.fail("l2.request_coalescer_sm_sources puts SM " + std::to_string(sm) + " (partition " +
+                 std::to_string(mine) + " in l2.sm_partitions) in source " +
+                 std::to_string(sources[sm]) + " with SMs of partition " + std::to_string(p) +
+                 "; a source's SMs must share one partition",
+             {"l2.request_coalescer_sm_sources", "l2.sm_partitions"});
+      return;
+    }
+    p = mine;
+  }
+}
+
 // The SM tables describe one chip; a description with another sm.count (a what-if sweep) does
 // not use them (sim/gpu/gpu_config.cc), so each is checked on its own terms.
 void check_placement(CheckContext& c) {
@@ -157,6 +189,7 @@ void check_placement(CheckContext& c) {
       break;
     }
   }
+  check_coalescer_sources(c);
 }
 
 }  // namespace warpsim::arch

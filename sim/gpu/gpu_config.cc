@@ -272,6 +272,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.far_read_copies = l2.far_read_copies();
   ms.l2.far_write_copies = l2.far_read_copies() && l2.far_write_copies();
   ms.l2.coalescer.entries = l2.request_coalescer_entries();
+  if (static_cast<int>(l2.request_coalescer_sm_sources().size()) == g.sms) {
+    ms.l2.sm_coalescer_sources.assign(l2.request_coalescer_sm_sources().begin(),
+                                      l2.request_coalescer_sm_sources().end());
+  }
   if (l2.has_request_coalescer_joins_hits()) {
     ms.l2.coalescer.joins_hits = l2.request_coalescer_joins_hits();
   }

@@ -42,7 +42,10 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
       link_rate_(config.partition_link_bytes_per_cycle),
       coalescer_([&] {
         RequestCoalescerConfig c = config.coalescer;
-        c.partitions = config.partitions;
+        c.sources = config.partitions;
+        for (const std::uint8_t source : config.sm_coalescer_sources) {
+          c.sources = std::max<std::uint32_t>(c.sources, source + 1u);
+        }
         return c;
       }()) {
   const std::string& n = this->name();
@@ -83,6 +86,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
                        std::to_string(config.sm_partitions.size()) + " entries");
     }
   }
+  if (!config.sm_coalescer_sources.empty()) check_coalescer_sources();
   if (config.coalescer.entries > (1u << 16)) {
     throw InputError(n + ".coalescer.entries: expected at most 65536 slots, got " +
                      std::to_string(config.coalescer.entries));
@@ -192,6 +196,33 @@ void L2Slice::respond(const MemRequest& request, Cycle ready) {
                  [](const auto& a, const auto& b) { return later(a, b); });
 }
 
+std::uint32_t L2Slice::coalescer_source(const MemRequest& request) const {
+  return config_.sm_coalescer_sources.empty() ? partition_of(request)
+                                              : config_.sm_coalescer_sources[request.source_sm];
+}
+
+void L2Slice::check_coalescer_sources() const {
+  const std::string field = name() + ".sm_coalescer_sources";
+  if (config_.sm_coalescer_sources.size() != config_.sms) {
+    throw InputError(field + ": expected one source for each of the " +
+                     std::to_string(config_.sms) + " SMs, got " +
+                     std::to_string(config_.sm_coalescer_sources.size()) + " entries");
+  }
+  // A join answers the follower from the leader's response, so both must be near or both far.
+  std::vector<int> partition(256, -1);
+  for (std::uint32_t sm = 0; sm < config_.sms; ++sm) {
+    int& p = partition[config_.sm_coalescer_sources[sm]];
+    const int mine = static_cast<int>(sm_partition_of(sm));
+    if (p >= 0 && p != mine) {
+      throw InputError(field + ": source " + std::to_string(config_.sm_coalescer_sources[sm]) +
+                       " has SMs next to partitions " + std::to_string(p) + " and " +
+                       std::to_string(mine) + " (SM " + std::to_string(sm) +
+                       "); a source's SMs must share one");
+    }
+    p = mine;
+  }
+}
+
 std::uint32_t L2Slice::partition_of(const MemRequest& request) const {
   return sm_partition_of(request.source_sm);
 }
@@ -199,7 +230,7 @@ std::uint32_t L2Slice::partition_of(const MemRequest& request) const {
 void L2Slice::answer(const MemRequest& request, Cycle ready, bool hit) {
   respond(request, ready);
   if (request.op == MemOp::kRead && coalescer_.enabled()) {
-    coalescer_.answered(request, partition_of(request), ready, hit,
+    coalescer_.answered(request, coalescer_source(request), ready, hit,
                         [&](const MemRequest& joined, Cycle at) { respond(joined, at); });
   }
 }
@@ -271,7 +302,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
   }
   if (request.op == MemOp::kRead) {
     counters_.coalescable_sectors += sectors;
-    coalescer_.lead(request, partition_of(request), now);
+    coalescer_.lead(request, coalescer_source(request), now);
   } else {
     coalescer_.close(request.line_address);
   }
@@ -420,7 +451,7 @@ Cycle L2Slice::tick(Cycle now) {
     const MemRequest& request = upstream_.request->front();
     // A read that joins one in flight in the coalescer is answered with it, without a lookup.
     if (request.op == MemOp::kRead && coalescer_.enabled() &&
-        coalescer_.join(request, partition_of(request), now,
+        coalescer_.join(request, coalescer_source(request), now,
                         [&](const MemRequest& r, Cycle at) { respond(r, at); })) {
       const std::uint32_t n = sector_count(request.sector_mask);
       counters_.coalescable_sectors += n;

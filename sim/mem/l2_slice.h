@@ -57,8 +57,10 @@
 // are dropped.
 //
 // Request coalescer (`coalescer`, request_coalescer.h): a read arriving while a read of the same
-// line from the same partition is in flight may join it; it is then answered with it and neither
-// looked up nor counted in lts__.
+// line from an SM of the same source is in flight may join it; it is then answered with it and
+// neither looked up nor counted in lts__. The sources are `sm_coalescer_sources`, each within one
+// partition (on the H200 an SM's GPC: reads of SMs of two GPCs next to one partition do not join,
+// validate/reference/h200/lrc_gpc.tsv), or the partitions themselves.
 //
 // Statistics follow Nsight Compute's lts__ counters: lts__t_requests, lts__t_sectors,
 // lts__t_sectors_lookup_hit / _miss (a sector hits when its tag lookup finds it, valid or still
@@ -122,6 +124,9 @@ struct L2SliceConfig {
   std::uint32_t partition_link_bytes_per_cycle = 0;
   std::uint32_t slices = 1;  ///< slices sharing partition_link_bytes_per_cycle
   RequestCoalescerConfig coalescer{};           ///< reads joining reads in flight (0 entries: none)
+  /// The coalescer source of each SM (`sms` entries, each source's SMs next to one partition),
+  /// below 256; empty: the SM's partition.
+  std::vector<std::uint8_t> sm_coalescer_sources;
 };
 
 /// Counters of one slice (ncu names in comments).
@@ -238,6 +243,10 @@ class L2Slice final : public engine::Component {
   void answer(const MemRequest& request, engine::Cycle ready, bool hit);
   /// The partition of the requesting SM.
   std::uint32_t partition_of(const MemRequest& request) const;
+  /// The coalescer source of `request`'s SM (sm_coalescer_sources, or its partition).
+  std::uint32_t coalescer_source(const MemRequest& request) const;
+  /// Throws InputError when sm_coalescer_sources does not fit the SMs and partitions.
+  void check_coalescer_sources() const;
   void take_fills(engine::Cycle now);
   void drain_outbound();
   void send_responses(engine::Cycle now);

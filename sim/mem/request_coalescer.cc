@@ -8,19 +8,19 @@ RequestCoalescer::RequestCoalescer(const RequestCoalescerConfig& config)
       waiting_(std::size_t{config.entries} * config.followers) {}
 
 RequestCoalescer::Slot& RequestCoalescer::slot(std::uint64_t line_address,
-                                               std::uint32_t partition) {
-  // Lines are 128-byte aligned; neighbouring lines of one partition take neighbouring slots.
-  const std::uint64_t key = (line_address / kLineBytes) * 2654435761u + partition * 40503u;
+                                               std::uint32_t source) {
+  // Lines are 128-byte aligned; neighbouring lines of one source take neighbouring slots.
+  const std::uint64_t key = (line_address / kLineBytes) * 2654435761u + source * 40503u;
   return slots_[static_cast<std::size_t>((key ^ (key >> 17)) % slots_.size())];
 }
 
-void RequestCoalescer::lead(const MemRequest& request, std::uint32_t partition, engine::Cycle now) {
+void RequestCoalescer::lead(const MemRequest& request, std::uint32_t source, engine::Cycle now) {
   if (slots_.empty()) return;
-  Slot& s = slot(request.line_address, partition);
+  Slot& s = slot(request.line_address, source);
   // A slot is free when unused or past its leader's answer; one still waiting is kept, unless it
   // is full and of this read's line: then its group waits aside and this read leads the next.
   if (s.used && (s.ready == kUnknown || s.ready > now)) {
-    if (s.ready != kUnknown || s.line != request.line_address || s.partition != partition ||
+    if (s.ready != kUnknown || s.line != request.line_address || s.source != source ||
         s.waiting < config_.followers || config_.followers == 0) {
       return;
     }
@@ -30,7 +30,7 @@ void RequestCoalescer::lead(const MemRequest& request, std::uint32_t partition, 
            .leader_id = request.id,
            .ready = kUnknown,
            .leader_sm = request.source_sm,
-           .partition = partition,
+           .source = source,
            .waiting = 0,
            .sectors = request.sector_mask,
            .used = true};
@@ -46,7 +46,7 @@ void RequestCoalescer::park(Slot& s) {
   parked_[g] = Parked{.line = s.line,
                       .leader_id = s.leader_id,
                       .leader_sm = s.leader_sm,
-                      .partition = s.partition,
+                      .source = s.source,
                       .used = true};
   const std::size_t from = index(s) * config_.followers;
   const std::size_t to = g * config_.followers;
@@ -59,9 +59,9 @@ void RequestCoalescer::park(Slot& s) {
 
 void RequestCoalescer::close(std::uint64_t line_address) {
   if (slots_.empty()) return;
-  for (std::uint32_t p = 0; p < config_.partitions; ++p) {
+  for (std::uint32_t p = 0; p < config_.sources; ++p) {
     Slot& s = slot(line_address, p);
-    if (s.used && s.line == line_address && s.partition == p) s.sectors = 0;
+    if (s.used && s.line == line_address && s.source == p) s.sectors = 0;
   }
 }
 

@@ -1,13 +1,14 @@
 // The L2 request coalescer (LRC) in front of an L2 slice: a read that asks only for sectors an
-// earlier read of the same line, from an SM of the same partition, is still waiting for joins that
-// read instead of being looked up, and is answered when it is (Nsight Compute on Hopper:
+// earlier read of the same line, from an SM of the same source (the slice's L2SliceConfig says
+// which SMs share one: on GH100 a GPC), is still waiting for joins that read instead of being
+// looked up, and is answered when it is (Nsight Compute on Hopper:
 // lrc__request_sectors_op_read_coalescable, lrc__request_sectors_op_read_coalescing_achieved_type_
 // hardware; a FlashAttention forward whose CTAs load the same K and V blocks at once coalesces
 // two thirds of its read sectors, validate/reference/h200/lrc_by_point.txt).
 //
-// Model. A direct-mapped table of `entries` slots indexed by (line, requester partition). A read
+// Model. A direct-mapped table of `entries` slots indexed by (line, requester's source). A read
 // looked up at the slice leads a slot when the slot is free; the slot stays open until the
-// leader's response is ready to leave. A later read of the same line and partition whose sectors
+// leader's response is ready to leave. A later read of the same line and source whose sectors
 // the leader asked for joins it (up to `followers` per slot): it costs the slice no lookup and no
 // lts__ counts, and is answered in the leader's cycle, whether it joins before or after that
 // cycle is known. A read that finds its line's slot full is looked up, and leads the next group
@@ -35,7 +36,7 @@ namespace warpsim::mem {
 struct RequestCoalescerConfig {
   std::uint32_t entries = 0;     ///< slots (lines in flight that later reads can join)
   std::uint32_t followers = 8;   ///< reads that can join one slot
-  std::uint32_t partitions = 1;  ///< partitions of the L2 (requesters are told apart by them)
+  std::uint32_t sources = 1;     ///< groups of SMs whose reads may join each other's
   /// Whether a read that hits in the L2 leads a slot that later reads join until its answer
   /// leaves (false: only reads waiting on a fetch take joins).
   bool joins_hits = true;
@@ -49,15 +50,15 @@ class RequestCoalescer {
   /// True when the coalescer has slots.
   bool enabled() const { return !slots_.empty(); }
 
-  /// A read of partition `partition` arrived at `now`: joins an open slot and returns true (with
+  /// A read from source `source` arrived at `now`: joins an open slot and returns true (with
   /// `answer(request, leader's cycle)` called now when that cycle is already known), or returns
   /// false when the read must be looked up.
   template <class Answer>
-  bool join(const MemRequest& request, std::uint32_t partition, engine::Cycle now,
+  bool join(const MemRequest& request, std::uint32_t source, engine::Cycle now,
             Answer&& answer) {
     if (slots_.empty()) return false;
-    Slot& s = slot(request.line_address, partition);
-    if (!open(s, request.line_address, partition, now) || (request.sector_mask & ~s.sectors) != 0) {
+    Slot& s = slot(request.line_address, source);
+    if (!open(s, request.line_address, source, now) || (request.sector_mask & ~s.sectors) != 0) {
       return false;
     }
     if (s.ready != kUnknown) {
@@ -71,25 +72,25 @@ class RequestCoalescer {
     return true;
   }
 
-  /// A read of partition `partition` was looked up at `now`: it leads its slot when the slot is
+  /// A read of source `source` was looked up at `now`: it leads its slot when the slot is
   /// free.
-  void lead(const MemRequest& request, std::uint32_t partition, engine::Cycle now);
+  void lead(const MemRequest& request, std::uint32_t source, engine::Cycle now);
 
   /// A request that changes the line (write, atomic, reduction) was looked up: its slots take no
   /// more joins (reads already waiting are answered with their leader).
   void close(std::uint64_t line_address);
 
-  /// The slice answered `request` (of partition `partition`) for cycle `ready`, from a hit or after
+  /// The slice answered `request` (of source `source`) for cycle `ready`, from a hit or after
   /// a fetch: when it leads a slot, its joined reads are answered for the same cycle and the slot
   /// stays open until then (a hit's closes now unless joins_hits).
   template <class Answer>
-  void answered(const MemRequest& request, std::uint32_t partition, engine::Cycle ready, bool hit,
+  void answered(const MemRequest& request, std::uint32_t source, engine::Cycle ready, bool hit,
                 Answer&& answer) {
     if (slots_.empty()) return;
-    Slot& s = slot(request.line_address, partition);
-    if (!s.used || s.line != request.line_address || s.partition != partition ||
+    Slot& s = slot(request.line_address, source);
+    if (!s.used || s.line != request.line_address || s.source != source ||
         s.leader_id != request.id || s.leader_sm != request.source_sm || s.ready != kUnknown) {
-      if (parked_count_ > 0) answer_parked(request, partition, ready, answer);
+      if (parked_count_ > 0) answer_parked(request, source, ready, answer);
       return;
     }
     s.ready = ready;
@@ -115,7 +116,7 @@ class RequestCoalescer {
     std::uint64_t leader_id = 0;
     engine::Cycle ready = kUnknown;  ///< the leader's answer cycle, once known
     std::uint32_t leader_sm = 0;
-    std::uint32_t partition = 0;
+    std::uint32_t source = 0;
     std::uint32_t waiting = 0;
     std::uint8_t sectors = 0;
     bool used = false;
@@ -126,17 +127,17 @@ class RequestCoalescer {
     std::uint64_t line = 0;
     std::uint64_t leader_id = 0;
     std::uint32_t leader_sm = 0;
-    std::uint32_t partition = 0;
+    std::uint32_t source = 0;
     bool used = false;
   };
 
   template <class Answer>
-  void answer_parked(const MemRequest& request, std::uint32_t partition, engine::Cycle ready,
+  void answer_parked(const MemRequest& request, std::uint32_t source, engine::Cycle ready,
                      Answer& answer) {
     for (std::size_t g = 0; g < parked_.size(); ++g) {
       Parked& p = parked_[g];
       if (!p.used || p.leader_id != request.id || p.line != request.line_address ||
-          p.partition != partition || p.leader_sm != request.source_sm) {
+          p.source != source || p.leader_sm != request.source_sm) {
         continue;
       }
       const std::size_t base = g * config_.followers;
@@ -149,13 +150,13 @@ class RequestCoalescer {
     }
   }
 
-  Slot& slot(std::uint64_t line_address, std::uint32_t partition);
+  Slot& slot(std::uint64_t line_address, std::uint32_t source);
   /// Sets the full group of `s` aside (its waiters keep their order).
   void park(Slot& s);
   std::size_t index(const Slot& s) const { return static_cast<std::size_t>(&s - slots_.data()); }
-  /// True when `s` is open for `line` and `partition` at `now` (a slot past its answer is free).
-  static bool open(const Slot& s, std::uint64_t line, std::uint32_t partition, engine::Cycle now) {
-    return s.used && s.line == line && s.partition == partition &&
+  /// True when `s` is open for `line` and `source` at `now` (a slot past its answer is free).
+  static bool open(const Slot& s, std::uint64_t line, std::uint32_t source, engine::Cycle now) {
+    return s.used && s.line == line && s.source == source &&
            (s.ready == kUnknown || s.ready > now);
   }
 

@@ -216,6 +216,21 @@ TEST(ArchChecks, SmTablesNameEachSmOnceAndRealPartitions) {
                                     "l2.partitions = 2")));
 }
 
+TEST(ArchChecks, CoalescerSourcesStayWithinOnePartition) {
+  LoadedSpec loaded = resolve_spec("h200");
+  EXPECT_EQ(loaded.spec.l2().request_coalescer_sm_sources_size(), 132);
+  EXPECT_THAT(find_violations(loaded.spec, loaded.provenance), ElementsAre());
+  // SM 2 sits next to the second partition; source 0 holds SMs of the first.
+  loaded.spec.mutable_l2()->set_request_coalescer_sm_sources(2, 0);
+  EXPECT_THAT(find_violations(loaded.spec, loaded.provenance),
+              ElementsAre(HasSubstr("l2.request_coalescer_sm_sources puts SM 2 (partition 1 in "
+                                    "l2.sm_partitions) in source 0 with SMs of partition 0")));
+  loaded.spec.mutable_l2()->set_request_coalescer_sm_sources(2, 300);
+  EXPECT_THAT(find_violations(loaded.spec, loaded.provenance),
+              ElementsAre(HasSubstr("l2.request_coalescer_sm_sources names source 300, not "
+                                    "below 256")));
+}
+
 TEST(ArchChecks, OccupancyAndRegisters) {
   EXPECT_THAT(h200_violations({"occupancy.max_threads_per_sm=4096"}),
               ElementsAre(HasSubstr("occupancy.max_threads_per_sm = 4096 exceeds "

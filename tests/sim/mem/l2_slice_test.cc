@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "arch/error.h"
@@ -230,6 +231,49 @@ TEST(MemL2Slice, AReadThatFindsItsSlotFullLeadsTheNextGroup) {
   EXPECT_EQ(b.slice.counters().requests, 2u);
   EXPECT_EQ(b.slice.counters().mshr_merges, 1u);
   EXPECT_EQ(b.memory.requests.size(), 1u);
+}
+
+TEST(MemL2Slice, OnlyReadsOfOneCoalescerSourceJoin) {
+  // validate/reference/h200/lrc_gpc.tsv: two SMs next to one partition join each other's reads
+  // when they share a GPC, and not otherwise.
+  L2SliceConfig c = small_config();
+  c.sms = 4;
+  c.sm_partitions = {0, 0, 0, 1};
+  c.sm_coalescer_sources = {0, 0, 1, 2};  // SMs 0 and 1 share a source, SM 2 has its own
+  c.coalescer = {.entries = 16, .followers = 3, .joins_hits = false};
+  Bench b(c);
+  b.sm.push(0, read(0, 0b0001, 1, 0));
+  b.sm.push(1, read(0, 0b0001, 2, 1));  // SM 0's source: joins read 1
+  b.sm.push(2, read(0, 0b0001, 3, 2));  // the same partition, another source: looked up
+  b.sm.push(3, read(0, 0b0001, 4, 2));  // joins read 3
+  b.engine.run();
+  EXPECT_EQ(b.sm.received_at.at(2), b.sm.received_at.at(1));
+  EXPECT_EQ(b.sm.received_at.at(4), b.sm.received_at.at(3));
+  EXPECT_EQ(b.slice.counters().coalesced_sectors, 2u);
+  EXPECT_EQ(b.slice.counters().requests, 2u);
+  EXPECT_EQ(b.slice.counters().mshr_merges, 1u);
+  EXPECT_EQ(b.memory.requests.size(), 1u);
+}
+
+TEST(MemL2Slice, CoalescerSourcesOfTheWrongSizeOrAcrossPartitionsAreAnInputError) {
+  Engine engine;
+  const auto& domain = engine.add_clock_domain("l2", 1'000'000);
+  L2SliceConfig c = small_config();
+  c.coalescer = {.entries = 16};
+  c.sm_coalescer_sources = {0};  // two SMs
+  EXPECT_THROW(L2Slice("l2", domain, c), InputError);
+  c.sm_coalescer_sources = {0, 0};  // SM 0 is next to partition 0, SM 1 to partition 1
+  try {
+    L2Slice("l2", domain, c);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("l2.sm_coalescer_sources: source 0 has SMs next to "
+                                         "partitions 0 and 1 (SM 1)"),
+              std::string::npos)
+        << e.what();
+  }
+  c.sm_coalescer_sources = {0, 1};
+  EXPECT_NO_THROW(L2Slice("l2", domain, c));
 }
 
 TEST(MemL2Slice, JoinedHitIsAnsweredWithItsLeaderAndWritesCloseTheSlot) {
