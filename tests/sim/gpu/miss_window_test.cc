@@ -10,6 +10,7 @@
 #include "arch/loader.h"
 #include "sim/engine/engine.h"
 #include "sim/gpu/gpu_config.h"
+#include "sim/mem/address_hash.h"
 #include "sim/mem/memory_system.h"
 #include "tests/sim/mem/mem_test_bench.h"
 
@@ -39,10 +40,21 @@ struct H200Memory {
   std::vector<std::unique_ptr<MockSm>> sms;
   std::unique_ptr<mem::MemorySystem> mem;
 
-  /// SM `first` reads a whole line at cycle 0 (request id 1), SM `second` at `delay` (id 2);
-  /// runs to the end and returns the counters.
+  /// The first line from 0x40000 on whose home slice lies in `partition` (by the preset's hash).
+  std::uint64_t line_homed_in(std::uint32_t partition) const {
+    const auto hash = mem::make_address_hash(
+        config.memory.l2_address_hash,
+        {.slices = config.memory.l2_slices, .partitions = config.memory.l2_partitions,
+         .sms = config.memory.sms});
+    std::uint64_t line = 0x40000;
+    while (hash->locate(line).partition != partition) line += 128;
+    return line;
+  }
+
+  /// SM `first` reads a whole line homed in the first partition (away from kFirst) at cycle 0
+  /// (request id 1), SM `second` at `delay` (id 2); runs to the end and returns the counters.
   mem::MemorySystemCounters two_reads(std::uint32_t first, std::uint32_t second, Cycle delay) {
-    const std::uint64_t line = 0x40000;
+    const std::uint64_t line = line_homed_in(0);
     sms[first]->push(0, MemRequest::read(line, 0b1111, 1, first));
     sms[second]->push(delay, MemRequest::read(line, 0b1111, 2, second));
     engine.run();
