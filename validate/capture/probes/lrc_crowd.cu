@@ -25,29 +25,12 @@ constexpr int kMaxReaders = 24;
 __global__ void probe(const float* buf, int k, volatile int* arrived, float* sink,
                       unsigned long long* out) {
   extern __shared__ int hold[];
-  const int lane = threadIdx.x & 31;
   const unsigned sm = sm_id();
   int reader = -1;
   for (int i = 0; i < k; ++i)
     if (kNear[i] == static_cast<int>(sm)) reader = i;
   if (reader < 0) return;
-  hold[lane] = lane;
-  if (lane == 0) atomicAdd(const_cast<int*>(arrived), 1);
-  while (*arrived < k) {
-  }
-  __syncwarp();
-  const unsigned long long start_ns = global_ns();
-  const long long start = stamp();
-  float sum = read_lines(buf, lane) + hold[lane];
-  const long long end = stamp();
-  const unsigned long long end_ns = global_ns();
-  if (sum == 1234.5f) *sink = sum;
-  if (lane == 0) {
-    out[reader * 4 + 0] = sm;
-    out[reader * 4 + 1] = start_ns;
-    out[reader * 4 + 2] = end_ns;
-    out[reader * 4 + 3] = static_cast<unsigned long long>(end - start);
-  }
+  read_together(buf, reader, k, sm, arrived, sink, out, hold);
 }
 
 }  // namespace
