@@ -3,6 +3,12 @@
 // with warp shuffles and one shared slot per warp.
 #include "twins.cuh"
 
+// validate/capture/probes/row_ctas.cu defines this to stamp each CTA's start (phase 0) and each
+// warp's end (phase 1); the twins leave it empty, so their SASS is unchanged.
+#ifndef ROW_CTA_HOOK
+#define ROW_CTA_HOOK(phase)
+#endif
+
 namespace {
 
 constexpr int kBlock = 256;
@@ -25,6 +31,7 @@ __device__ float block_reduce(float v, float* shared, bool is_max) {
 
 __global__ void w_softmax(const float* __restrict__ in, float* __restrict__ out, int cols) {
   __shared__ float shared[kBlock / 32];
+  ROW_CTA_HOOK(0);
   const float* row = in + static_cast<size_t>(blockIdx.x) * cols;
   float m = -INFINITY;
   for (int c = threadIdx.x; c < cols; c += kBlock) m = fmaxf(m, row[c]);
@@ -36,10 +43,12 @@ __global__ void w_softmax(const float* __restrict__ in, float* __restrict__ out,
   for (int c = threadIdx.x; c < cols; c += kBlock) {
     out[static_cast<size_t>(blockIdx.x) * cols + c] = __expf(row[c] - m) * inv;
   }
+  ROW_CTA_HOOK(1);
 }
 
 __global__ void w_layernorm(const float* __restrict__ in, float* __restrict__ out, int cols) {
   __shared__ float shared[kBlock / 32];
+  ROW_CTA_HOOK(0);
   const float* row = in + static_cast<size_t>(blockIdx.x) * cols;
   float s = 0;
   for (int c = threadIdx.x; c < cols; c += kBlock) s += row[c];
@@ -50,6 +59,7 @@ __global__ void w_layernorm(const float* __restrict__ in, float* __restrict__ ou
   for (int c = threadIdx.x; c < cols; c += kBlock) {
     out[static_cast<size_t>(blockIdx.x) * cols + c] = (row[c] - mean) * rstd;
   }
+  ROW_CTA_HOOK(1);
 }
 
 template <typename Kernel>
