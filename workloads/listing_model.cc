@@ -99,11 +99,34 @@ const SassListing& sm90_listing() {
   return listing;
 }
 
+namespace {
+constexpr uint64_t kAlign = 2ull << 20;
+constexpr int64_t kMaxPadMb = int64_t{1} << 20;  // 1 TiB of padding
+}  // namespace
+
+AddressSpace::AddressSpace(const Params& params) {
+  const int64_t pad_mb = params.get(kPadParam);
+  if (pad_mb > kMaxPadMb) {
+    throw InputError("--param " + std::string(kPadParam) + "=" + std::to_string(pad_mb) +
+                     ": expected at most " + std::to_string(kMaxPadMb) + " MiB");
+  }
+  const uint64_t pad = static_cast<uint64_t>(pad_mb) << 20;
+  next_ = 0x7f0000000000ull + (pad + kAlign - 1) / kAlign * kAlign;
+}
+
 uint64_t AddressSpace::allocate(uint64_t bytes) {
-  constexpr uint64_t kAlign = 2ull << 20;
   const uint64_t at = next_;
   next_ += (bytes + kAlign - 1) / kAlign * kAlign + kAlign;
   return at;
+}
+
+std::vector<ParamSpec> ListingModel::params() const {
+  std::vector<ParamSpec> out = spec_.params;
+  out.push_back({kPadParam, 0,
+                 "MiB allocated before the buffers (another placement: moves the L2's slice and "
+                 "set of every line)",
+                 0});
+  return out;
 }
 
 std::unique_ptr<traces::KernelSource> ListingModel::make_source(const Params& params) const {

@@ -39,14 +39,21 @@ class ParamPacker {
   std::vector<uint8_t> bytes_;
 };
 
+/// The parameter every listing model takes besides its own: MiB of device memory allocated
+/// before the kernel's buffers, as the twins' TWINS_PAD_MB does (validate/capture/
+/// placement_runs.sh). The L2 maps addresses to slices and sets, so at a cache's capacity knee
+/// what a kernel misses or writes back moves with where its buffers lie.
+inline constexpr const char* kPadParam = "pad_mb";
+
 /// Virtual device addresses for a model's buffers: 2 MiB-aligned, in allocation order, as
-/// cudaMalloc hands out distinct allocations.
+/// cudaMalloc hands out distinct allocations, after `pad_mb` MiB (rounded up to 2 MiB).
 class AddressSpace {
  public:
+  explicit AddressSpace(const Params& params);
   uint64_t allocate(uint64_t bytes);
 
  private:
-  uint64_t next_ = 0x7f0000000000ull;
+  uint64_t next_ = 0;
 };
 
 /// How one run of a model's kernel is launched.
@@ -80,7 +87,8 @@ class ListingModel final : public Workload {
   std::string_view name() const override { return spec_.name; }
   std::string_view category() const override { return spec_.category; }
   std::string_view description() const override { return spec_.description; }
-  std::vector<ParamSpec> params() const override { return spec_.params; }
+  /// The spec's parameters, then kPadParam.
+  std::vector<ParamSpec> params() const override;
   std::unique_ptr<traces::KernelSource> make_source(const Params& params) const override;
 
  private:

@@ -15,7 +15,7 @@ ModelSpec compute_model(std::string name, std::string description, std::string f
            {"iters", default_iters, "loop iterations"}},
           [registers, two_floats](const Params& p) {
             const int64_t ctas = p.get("ctas"), threads = p.get("threads");
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t out = mem.allocate(ctas * threads * 4);
             ParamPacker params;
             params.add(out);
@@ -38,7 +38,7 @@ ModelSpec divergent_model(int ways, uint32_t registers) {
           {{"ctas", 132, "CTAs of 256 threads"}, {"iters", 512, "loop iterations per path"}},
           [registers](const Params& p) {
             const int64_t ctas = p.get("ctas");
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t out = mem.allocate(ctas * 256 * 4);
             KernelLaunch k;
             k.grid = {static_cast<uint32_t>(ctas), 1, 1};

@@ -50,7 +50,7 @@ ModelSpec transpose_model(std::string name, std::string description, std::string
               throw InputError("--param rows=" + std::to_string(rows) + ": expected 0 to n / 32 = " +
                                std::to_string(n / 32));
             }
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t in = mem.allocate(pitch * n * 4), out = mem.allocate(pitch * n * 4);
             KernelLaunch k;
             k.grid = {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(rows), 1};
@@ -68,7 +68,7 @@ ModelSpec reduce_model(std::string name, std::string description, std::string fu
           {{"n", 1 << 22, "elements"}, {"ctas", 528, "CTAs of 256 threads"}},
           [static_shared](const Params& p) {
             const int64_t n = p.get("n"), ctas = p.get("ctas");
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t in = mem.allocate(n * 4), out = mem.allocate(ctas * 4);
             KernelLaunch k;
             k.grid = {static_cast<uint32_t>(ctas), 1, 1};
@@ -90,7 +90,7 @@ ModelSpec rowwise_model(std::string name, std::string description, std::string f
           {{"rows", 4096, "rows (one CTA of 256 threads each)"}, {"cols", 1024, "columns"}},
           [fast_path](const Params& p) {
             const int64_t rows = p.get("rows"), cols = p.get("cols");
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t in = mem.allocate(rows * cols * 4), out = mem.allocate(rows * cols * 4);
             KernelLaunch k;
             k.grid = {static_cast<uint32_t>(rows), 1, 1};
@@ -119,7 +119,7 @@ std::vector<ModelSpec> memory_models() {
          const int64_t hops = p.get("hops") != 0
                                   ? p.get("hops")
                                   : std::clamp<int64_t>(4 * nodes, 16384, 1572864);
-         AddressSpace mem;
+         AddressSpace mem(p);
          const uint64_t chain = mem.allocate(footprint), sink = mem.allocate(4);
          auto next = chase_chain(nodes);
          KernelLaunch k;
@@ -168,7 +168,7 @@ std::vector<ModelSpec> memory_models() {
                             ": the twin is compiled for 1, 4 or 8");
          }
          const int64_t ctas = p.get("ctas");
-         AddressSpace mem;
+         AddressSpace mem(p);
          const uint64_t in = mem.allocate(ctas * 256 * 16), out = mem.allocate(ctas * 256 * 4);
          KernelLaunch k;
          k.grid = {static_cast<uint32_t>(ctas), 1, 1};

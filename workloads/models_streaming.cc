@@ -21,7 +21,7 @@ std::vector<ModelSpec> streaming_models() {
                     {{"n", 1 << 24, "elements"}},
                     [](const Params& p) {
                       const int64_t n = p.get("n");
-                      AddressSpace mem;
+                      AddressSpace mem(p);
                       const uint64_t in = mem.allocate(n * 4), out = mem.allocate(n * 4);
                       KernelLaunch k;
                       k.grid = grid_for(n);
@@ -34,7 +34,7 @@ std::vector<ModelSpec> streaming_models() {
                     {{"n", 1 << 24, "elements"}},
                     [](const Params& p) {
                       const int64_t n = p.get("n");
-                      AddressSpace mem;
+                      AddressSpace mem(p);
                       const uint64_t x = mem.allocate(n * 4), y = mem.allocate(n * 4);
                       KernelLaunch k;
                       k.grid = grid_for(n);
@@ -49,7 +49,7 @@ std::vector<ModelSpec> streaming_models() {
                     {{"n", 1 << 21, "output elements"}, {"stride", 1, "input stride, elements"}},
                     [](const Params& p) {
                       const int64_t n = p.get("n"), stride = p.get("stride");
-                      AddressSpace mem;
+                      AddressSpace mem(p);
                       const uint64_t in = mem.allocate(n * stride * 4), out = mem.allocate(n * 4);
                       KernelLaunch k;
                       k.grid = grid_for(n);

@@ -29,9 +29,9 @@ void require_multiples(const std::string& model,
 }
 
 // A GEMM launch with A, B (bf16) and C (fp32) buffers and (m, n, k) parameters.
-KernelLaunch gemm_launch(int64_t m, int64_t n, int64_t k, traces::Dim3 grid, uint32_t threads,
-                         uint32_t registers, uint32_t shared_bytes) {
-  AddressSpace mem;
+KernelLaunch gemm_launch(const Params& p, int64_t m, int64_t n, int64_t k, traces::Dim3 grid,
+                         uint32_t threads, uint32_t registers, uint32_t shared_bytes) {
+  AddressSpace mem(p);
   const uint64_t a = mem.allocate(m * k * 2), b = mem.allocate(k * n * 2),
                  c = mem.allocate(m * n * 4);
   KernelLaunch launch;
@@ -61,7 +61,7 @@ ModelSpec gemm_mma_model() {
             const int64_t m = p.get("m"), n = p.get("n"), k = p.get("k");
             require_multiples("gemm_mma_bf16", {{"m", {m, 32}}, {"n", {n, 32}}, {"k", {k, 16}}});
             return gemm_launch(
-                m, n, k, {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(m / 32), 1}, 128,
+                p, m, n, k, {static_cast<uint32_t>(n / 32), static_cast<uint32_t>(m / 32), 1}, 128,
                 40, 0);
           }};
 }
@@ -79,7 +79,7 @@ ModelSpec gemm_wgmma_model() {
             require_multiples("gemm_wgmma_bf16",
                               {{"m", {m, 64}}, {"n", {n, 128}}, {"k", {k, 64}}});
             return gemm_launch(
-                m, n, k, {static_cast<uint32_t>(n / 128), static_cast<uint32_t>(m / 64), 1}, 128,
+                p, m, n, k, {static_cast<uint32_t>(n / 128), static_cast<uint32_t>(m / 64), 1}, 128,
                 128, 24576);
           }};
 }
@@ -94,7 +94,7 @@ ModelSpec flash_attention_model() {
           [](const Params& p) {
             const int64_t heads = p.get("heads"), seq = p.get("seq");
             require_multiples("flash_attention", {{"seq", {seq, 64}}});
-            AddressSpace mem;
+            AddressSpace mem(p);
             const uint64_t elems = heads * seq * 64;
             const uint64_t q = mem.allocate(elems * 2), k = mem.allocate(elems * 2),
                            v = mem.allocate(elems * 2), o = mem.allocate(elems * 4);

@@ -51,5 +51,45 @@ TEST(WorkloadsModels, ModelSpecificParameterChecks) {
   EXPECT_THROW(o.make_source(Params::parse(o.params(), {"min_ctas=3"}, "o")), InputError);
 }
 
+// The first CTA's global-memory lane addresses of `name` with `params`, in trace order (the pools
+// also hold constant-bank offsets, which no placement moves).
+std::vector<uint64_t> first_cta_addresses(const std::string& name,
+                                          const std::vector<std::string>& params) {
+  const Workload& w = find_workload(name);
+  auto source = w.make_source(Params::parse(w.params(), params, name));
+  traces::KernelInfo info;
+  traces::CtaTrace cta;
+  EXPECT_TRUE(source->next_kernel(info));
+  EXPECT_TRUE(source->next_cta(cta));
+  std::vector<uint64_t> out;
+  for (const auto& warp : cta.warps) {
+    for (uint64_t a : warp.addresses) {
+      if (a >= (uint64_t{1} << 40)) out.push_back(a);
+    }
+  }
+  return out;
+}
+
+TEST(WorkloadsModels, PadMovesEveryBufferAsAnotherPlacementWould) {
+  for (const auto& w : all_workloads()) {
+    const auto params = w->params();
+    EXPECT_EQ(params.back().name, "pad_mb") << w->name();
+    EXPECT_EQ(params.back().default_value, 0) << w->name();
+  }
+  const auto plain = first_cta_addresses("copy", {"n=1048576"});
+  const auto padded = first_cta_addresses("copy", {"n=1048576", "pad_mb=2"});
+  // An odd pad rounds up to the allocator's 2 MiB.
+  const auto odd = first_cta_addresses("copy", {"n=1048576", "pad_mb=1"});
+  ASSERT_FALSE(plain.empty());
+  ASSERT_EQ(plain.size(), padded.size());
+  for (size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(padded[i] - plain[i], uint64_t{2} << 20);
+    EXPECT_EQ(odd[i], padded[i]);
+  }
+  const Workload& c = find_workload("copy");
+  EXPECT_THROW(c.make_source(Params::parse(c.params(), {"pad_mb=2000000"}, "copy")), InputError);
+  EXPECT_THROW(Params::parse(c.params(), {"pad_mb=-2"}, "copy"), InputError);
+}
+
 }  // namespace
 }  // namespace warpsim::workloads
