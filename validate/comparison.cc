@@ -1,5 +1,7 @@
 #include "validate/comparison.h"
 
+#include <algorithm>
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
@@ -115,6 +117,25 @@ std::vector<MetricSummary> summarize(const std::vector<PointResult>& results,
     out.push_back(s);
   }
   return out;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+bool placement_sensitive(const ReferencePoint& point) {
+  for (const auto& [metric, values] : point.placement_values) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    const double mid = median(values);
+    if (!values.empty() && *high >= kMinDramBytes && mid > 0 &&
+        100.0 * (*high - *low) / mid > kPlacementSpreadPercent) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace warpsim::validate

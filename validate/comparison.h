@@ -38,7 +38,20 @@ struct PointResult {
   const ReferencePoint* point = nullptr;
   std::map<std::string, double> simulated;  ///< ncu metric → value.
   std::string failure;                      ///< Non-empty when the point could not be simulated.
+  /// With `warpsim validate --placements`: DRAM bytes simulated at each of the reference's
+  /// placements (Reference::placement_pads_mb, in order); empty for the points not simulated so.
+  std::map<std::string, std::vector<double>> simulated_placements;
 };
+
+/// The median of `values` (0 when empty).
+double median(std::vector<double> values);
+
+/// Whether --placements simulates `point` at every placement: one of its DRAM figures of a
+/// compared size (1 MB or more at some placement) spreads by more than kPlacementSpreadPercent of its median over
+/// the placements, so that one placement's value says as much about where the buffers lay as
+/// about the kernel.
+inline constexpr double kPlacementSpreadPercent = 5.0;
+bool placement_sensitive(const ReferencePoint& point);
 
 /// The compared metric called `name`; nullptr when it is not compared.
 const ComparedMetric* find_compared_metric(const std::string& name);

@@ -1,6 +1,7 @@
 #include "validate/reference.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -30,15 +31,22 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 // The dram__bytes_* runs of a one-pass profile file (index, name, then "metric" or
 // "metric:label" columns, one row per point in points.tsv's order): per point, metric -> its
-// value in each run, sorted.
+// value in each run, in column order; `labels` gets each metric's column labels.
 using PointRuns = std::map<std::string, std::vector<double>>;
-std::vector<PointRuns> read_one_pass_runs(const std::string& path, const Reference& ref) {
+std::vector<PointRuns> read_one_pass_runs(const std::string& path, const Reference& ref,
+                                          std::map<std::string, std::vector<std::string>>* labels) {
   std::istringstream in(read_file(path));
   std::string line;
   std::getline(in, line);
   const auto head = split(line, '\t');
   if (head.size() < 2 || head[0] != "index" || head[1] != "name") {
     throw InputError(path + ":1: expected a header starting with index, name and metric names");
+  }
+  for (size_t c = 2; c < head.size() && labels != nullptr; ++c) {
+    if (!head[c].starts_with("dram__bytes_")) continue;
+    const auto colon = head[c].find(':');
+    (*labels)[head[c].substr(0, colon)].push_back(
+        colon == std::string::npos ? "" : head[c].substr(colon + 1));
   }
   std::vector<PointRuns> points;
   size_t line_no = 1;
@@ -67,7 +75,6 @@ std::vector<PointRuns> read_one_pass_runs(const std::string& path, const Referen
         throw InputError(where + ": " + head[c] + " '" + f[c] + "' is not a number");
       }
     }
-    for (auto& [metric, values] : runs) std::sort(values.begin(), values.end());
     points.push_back(std::move(runs));
   }
   if (points.size() != ref.points.size()) {
@@ -77,12 +84,35 @@ std::vector<PointRuns> read_one_pass_runs(const std::string& path, const Referen
   return points;
 }
 
+// "pad<N>" labels as N MiB each; empty unless every label has that form and every metric the
+// same labels.
+std::vector<int64_t> pads_of(const std::map<std::string, std::vector<std::string>>& labels) {
+  std::vector<int64_t> pads;
+  const std::vector<std::string>* first = nullptr;
+  for (const auto& [metric, names] : labels) {
+    if (first != nullptr && names != *first) return {};
+    first = &names;
+  }
+  if (first == nullptr) return {};
+  for (const std::string& label : *first) {
+    int64_t mb = 0;
+    if (!label.starts_with("pad")) return {};
+    const char* begin = label.data() + 3;
+    const char* end = label.data() + label.size();
+    const auto [at, ec] = std::from_chars(begin, end, mb);
+    if (ec != std::errc() || at != end || begin == end || mb < 0) return {};
+    pads.push_back(mb);
+  }
+  return pads;
+}
+
 // DRAM bytes from the one-pass profile: the capture's replay passes add write-backs of their own
 // (validate/README.md, "DRAM writes").
 void apply_one_pass(const std::string& path, Reference& ref) {
-  const auto points = read_one_pass_runs(path, ref);
+  auto points = read_one_pass_runs(path, ref, nullptr);
   for (size_t k = 0; k < points.size(); ++k) {
-    for (const auto& [metric, values] : points[k]) {
+    for (auto& [metric, values] : points[k]) {
+      std::sort(values.begin(), values.end());
       const size_t n = values.size();
       ref.points[k].measured[metric] =
           n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
@@ -94,10 +124,14 @@ void apply_one_pass(const std::string& path, Reference& ref) {
 // The same profile with each point's buffers at other places in memory
 // (capture/placement_runs.sh): the least and greatest value over the placements.
 void apply_placements(const std::string& path, Reference& ref) {
-  const auto points = read_one_pass_runs(path, ref);
+  std::map<std::string, std::vector<std::string>> labels;
+  const auto points = read_one_pass_runs(path, ref, &labels);
+  ref.placement_pads_mb = pads_of(labels);
   for (size_t k = 0; k < points.size(); ++k) {
     for (const auto& [metric, values] : points[k]) {
-      ref.points[k].placement_range[metric] = {values.front(), values.back()};
+      const auto [low, high] = std::minmax_element(values.begin(), values.end());
+      ref.points[k].placement_range[metric] = {*low, *high};
+      ref.points[k].placement_values[metric] = values;
     }
   }
 }

@@ -3,6 +3,7 @@
 // each, the Nsight Compute metrics measured on the real GPU.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <string>
@@ -25,12 +26,18 @@ struct ReferencePoint {
   /// For DRAM bytes profiled with the point's buffers at several places in memory
   /// (one_pass_placement.tsv): the least and the greatest value over the placements.
   std::map<std::string, std::pair<double, double>> placement_range;
+  /// The same DRAM bytes at each placement, in the order of Reference::placement_pads_mb.
+  std::map<std::string, std::vector<double>> placement_values;
 };
 
 struct Reference {
   std::string dir;
   std::string gpu;  ///< From meta.json.
   std::vector<ReferencePoint> points;
+  /// The placements of one_pass_placement.tsv as MiB of padding before the buffers (its column
+  /// labels "pad<N>", the twins' TWINS_PAD_MB; the models' pad_mb); empty when its labels are
+  /// not of that form or the file is absent.
+  std::vector<int64_t> placement_pads_mb;
 };
 
 /// Loads `dir`/points.tsv, raw.csv and meta.json, and, when present, one_pass.tsv (index, name,

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <fstream>
 #include <string>
@@ -31,9 +33,15 @@
 namespace warpsim::cli {
 namespace {
 
+// One simulation: a point, with `pad_mb` MiB before its buffers when set (--placements).
+struct Job {
+  const validate::ReferencePoint* point = nullptr;
+  std::optional<int64_t> pad_mb;
+};
+
 validate::PointResult simulate_point(const validate::ReferencePoint& point,
-                                     const gpu::GpuConfig& config, unsigned threads,
-                                     double max_instructions) {
+                                     std::optional<int64_t> pad_mb, const gpu::GpuConfig& config,
+                                     unsigned threads, double max_instructions) {
   validate::PointResult result;
   result.point = &point;
   const auto measured = point.measured.find("smsp__inst_executed.sum");
@@ -44,8 +52,10 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
   }
   try {
     const workloads::Workload& model = workloads::find_workload(point.kernel);
-    auto source = model.make_source(
-        workloads::Params::parse(model.params(), model_params(model, point.params), point.kernel));
+    std::vector<std::string> params = model_params(model, point.params);
+    if (pad_mb) params.push_back("pad_mb=" + std::to_string(*pad_mb));
+    auto source =
+        model.make_source(workloads::Params::parse(model.params(), params, point.kernel));
     gpu::SimulationOptions options;
     options.threads = threads;
     const auto reports = gpu::simulate(config, *source, options);
@@ -63,19 +73,22 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
 
 // Simulates `points` (results in the same order), `jobs` at a time: the largest (by measured warp
 // instructions) start first so that one long point does not finish alone at the end.
-std::vector<validate::PointResult> simulate_points(
-    const std::vector<const validate::ReferencePoint*>& points, const gpu::GpuConfig& config,
-    unsigned threads, unsigned jobs, double max_instructions, std::ostream& progress) {
+std::vector<validate::PointResult> simulate_points(const std::vector<Job>& points,
+                                                   const gpu::GpuConfig& config, unsigned threads,
+                                                   unsigned jobs, double max_instructions,
+                                                   std::ostream& progress) {
   std::vector<validate::PointResult> results(points.size());
   std::mutex progress_mutex;
   std::size_t done = 0;
   // Simulates point k and reports it on `progress` (standard error: stdout stays deterministic).
   const auto run_one = [&](std::size_t k) {
     const auto start = std::chrono::steady_clock::now();
-    results[k] = simulate_point(*points[k], config, threads, max_instructions);
+    results[k] =
+        simulate_point(*points[k].point, points[k].pad_mb, config, threads, max_instructions);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     const std::lock_guard lock(progress_mutex);
-    progress << "[" << ++done << "/" << points.size() << "] " << points[k]->name << ": "
+    progress << "[" << ++done << "/" << points.size() << "] " << points[k].point->name
+             << (points[k].pad_mb ? " pad_mb=" + std::to_string(*points[k].pad_mb) : "") << ": "
              << std::fixed << std::setprecision(1) << took.count() << " s\n";
   };
   if (jobs <= 1) {
@@ -83,8 +96,8 @@ std::vector<validate::PointResult> simulate_points(
     return results;
   }
   const auto size = [&](std::size_t k) {
-    const auto it = points[k]->measured.find("smsp__inst_executed.sum");
-    return it == points[k]->measured.end() ? 0.0 : it->second;
+    const auto it = points[k].point->measured.find("smsp__inst_executed.sum");
+    return it == points[k].point->measured.end() ? 0.0 : it->second;
   };
   std::vector<std::size_t> order(points.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -101,7 +114,7 @@ std::vector<validate::PointResult> simulate_points(
             try {
               run_one(k);
             } catch (const std::exception& e) {
-              internal_errors[k] = points[k]->name + ": " + e.what();
+              internal_errors[k] = points[k].point->name + ": " + e.what();
             }
           }
         },
@@ -134,6 +147,10 @@ int validate_command(const Args& args, CommandIo& io) {
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
       ("jobs", po::value<unsigned>()->default_value(1),
        "points simulated at once (each a separate simulation; the output does not depend on it)")
+      ("placements", po::bool_switch(),
+       "also simulate the points whose measured DRAM bytes move by more than 5 % with the "
+       "placement of their buffers at each placement of one_pass_placement.tsv (pad_mb), and "
+       "compare the medians over placements")
       ("calibrate", po::bool_switch(),
        "fit the description's calibration parameters to the calibration points and print them");
   const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
@@ -165,13 +182,40 @@ int validate_command(const Args& args, CommandIo& io) {
   run.gpu = reference.gpu;
   run.arch = config.name;
   const std::string only = vm->count("only") ? vm->at("only").as<std::string>() : "";
-  std::vector<const validate::ReferencePoint*> selected;
-  for (const auto& point : reference.points) {
-    if (only.empty() || point.name.find(only) != std::string::npos) selected.push_back(&point);
+  const bool placements = vm->at("placements").as<bool>();
+  if (placements && reference.placement_pads_mb.empty()) {
+    throw InputError("--placements: " + dir +
+                     "/one_pass_placement.tsv is missing or its columns are not labelled "
+                     "metric:pad<MiB>");
   }
-  run.results = simulate_points(selected, config, vm->at("threads").as<unsigned>(),
-                                vm->at("jobs").as<unsigned>(),
-                                vm->at("max-instructions").as<double>(), io.err);
+  std::vector<Job> jobs;
+  for (const auto& point : reference.points) {
+    if (only.empty() || point.name.find(only) != std::string::npos) jobs.push_back({&point, {}});
+  }
+  const std::size_t points = jobs.size();
+  for (std::size_t k = 0; k < points && placements; ++k) {
+    if (!validate::placement_sensitive(*jobs[k].point)) continue;
+    for (const int64_t pad : reference.placement_pads_mb) jobs.push_back({jobs[k].point, pad});
+  }
+  auto results = simulate_points(jobs, config, vm->at("threads").as<unsigned>(),
+                                 vm->at("jobs").as<unsigned>(),
+                                 vm->at("max-instructions").as<double>(), io.err);
+  // The placement runs' DRAM bytes join their point's result, in the reference's pad order (a
+  // point's placement jobs follow each other in that order).
+  std::map<const validate::ReferencePoint*, std::size_t> result_of;
+  for (std::size_t k = 0; k < points; ++k) result_of[jobs[k].point] = k;
+  for (std::size_t j = points; j < jobs.size(); ++j) {
+    validate::PointResult& into = results[result_of.at(jobs[j].point)];
+    const validate::PointResult& at = results[j];
+    for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
+      const auto value = at.simulated.find(metric);
+      if (at.failure.empty() && value != at.simulated.end()) {
+        into.simulated_placements[metric].push_back(value->second);
+      }
+    }
+  }
+  results.resize(points);
+  run.results = std::move(results);
   run.summaries = validate::summarize_all(run.results);
   if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
   validate::write_table(io.out, run);

@@ -100,6 +100,15 @@ TEST(ValidateReference, RepeatedOnePassRunsGiveTheirMedianAndRange) {
   const ReferencePoint q = load_reference(dir.string()).points[0];
   EXPECT_EQ(q.measured.at("dram__bytes_write.sum"), 12);
   EXPECT_EQ(q.placement_range.at("dram__bytes_write.sum"), (std::pair<double, double>{9, 14}));
+  EXPECT_EQ(q.placement_values.at("dram__bytes_write.sum"), (std::vector<double>{14, 9}));
+  EXPECT_EQ(load_reference(dir.string()).placement_pads_mb, (std::vector<int64_t>{0, 2}));
+  // Labels other than pad<MiB> give no placements to simulate, only the range.
+  std::ofstream(dir / "one_pass_placement.tsv")
+      << "index\tname\tdram__bytes_write.sum:pad0\tdram__bytes_write.sum:low\n"
+      << "0\tcopy/n=1\t14\t9\n";
+  EXPECT_TRUE(load_reference(dir.string()).placement_pads_mb.empty());
+  EXPECT_EQ(load_reference(dir.string()).points[0].placement_range.at("dram__bytes_write.sum"),
+            (std::pair<double, double>{9, 14}));
   std::ofstream(dir / "one_pass_placement.tsv") << "index\tname\tdram__bytes_write.sum:pad0\n"
                                                 << "0\tcopy/n=2\t14\n";
   try {
@@ -151,7 +160,7 @@ TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
   // The hit rate is compared over at least 1 MB of L2 traffic (lts__t_sectors.sum).
   ReferencePoint point;
   point.measured = {{"lts__t_sector_hit_rate.pct", 60.0}, {"lts__t_sectors.sum", 1024.0}};
-  PointResult result{&point, {{"lts__t_sector_hit_rate.pct", 50.0}}, ""};
+  PointResult result{&point, {{"lts__t_sector_hit_rate.pct", 50.0}}, "", {}};
   EXPECT_EQ(metric_error(*hit, result), std::nullopt);
   point.measured["lts__t_sectors.sum"] = 1e6;
   EXPECT_EQ(metric_error(*hit, result), 10.0);
@@ -161,15 +170,15 @@ TEST(ValidateComparison, MeasurementsOutsideAMetricsRangeAreNotCompared) {
 
 std::vector<ReferencePoint> two_points() {
   std::vector<ReferencePoint> points(2);
-  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}, {}, {}};
-  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}, {}, {}};
+  points[0] = {0, "a", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 100}}, {}, {}, {}};
+  points[1] = {1, "b", "copy", "streaming", "test", {}, {{"gpc__cycles_elapsed.max", 200}}, {}, {}, {}};
   return points;
 }
 
 TEST(ValidateComparison, SummariesPerGroup) {
   const auto points = two_points();
-  std::vector<PointResult> results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, ""},
-                                      {&points[1], {{"gpc__cycles_elapsed.max", 170}}, ""}};
+  std::vector<PointResult> results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, "", {}},
+                                      {&points[1], {{"gpc__cycles_elapsed.max", 170}}, "", {}}};
   const auto s = summarize(results, "test");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].points, 2u);
@@ -211,8 +220,8 @@ TEST(ValidateReport, MarkdownTableAndSvg) {
   ValidationRun run;
   run.gpu = "NVIDIA H200";
   run.arch = "H200";
-  run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, ""},
-                 {&points[1], {}, "model missing"}};
+  run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}}, "", {}},
+                 {&points[1], {}, "model missing", {}}};
   run.summaries = summarize_all(run.results);
   std::ostringstream md, svg, table;
   write_markdown(md, run, "scatter.svg");
@@ -237,9 +246,9 @@ TEST(ValidateReport, DramTableShowsTheRangeOverPlacements) {
   run.arch = "H200";
   // a: 24 % over the median, 3.3 % over the greatest placement; b: inside the range.
   run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 110}, {"dram__bytes_read.sum", 12.4e6}},
-                  ""},
+                  "", {}},
                  {&points[1], {{"gpc__cycles_elapsed.max", 200}, {"dram__bytes_read.sum", 9.5e6}},
-                  ""}};
+                  "", {}}};
   run.summaries = summarize_all(run.results);
   std::ostringstream md;
   write_markdown(md, run, "scatter.svg");
@@ -254,6 +263,52 @@ TEST(ValidateReport, DramTableShowsTheRangeOverPlacements) {
   EXPECT_NE(table.str().find("DRAM bytes: Within 5 % of the measured median: 1 of 2"),
             std::string::npos)
       << table.str();
+}
+
+TEST(ValidateComparison, PlacementSensitivePointsMoveByOverFivePercent) {
+  EXPECT_EQ(median({3, 1, 2}), 2);
+  EXPECT_EQ(median({4, 1, 2, 3}), 2.5);
+  EXPECT_EQ(median({}), 0);
+  ReferencePoint p;
+  p.placement_values["dram__bytes_write.sum"] = {10e6, 10.4e6, 10.2e6};  // 3.9 %
+  EXPECT_FALSE(placement_sensitive(p));
+  p.placement_values["dram__bytes_read.sum"] = {10e6, 10.6e6, 10.2e6};  // 5.9 %
+  EXPECT_TRUE(placement_sensitive(p));
+  ReferencePoint small;  // under the compared 1 MB at every placement
+  small.placement_values["dram__bytes_read.sum"] = {3584, 7680, 3584};
+  EXPECT_FALSE(placement_sensitive(small));
+}
+
+TEST(ValidateReport, DramTableComparesMediansOverPlacements) {
+  auto points = two_points();
+  for (auto& p : points) {
+    p.measured["dram__bytes_write.sum"] = 2e6;  // one placement's median
+    p.measured["lts__t_sectors_srcunit_tex_op_write.sum"] = 1e6;
+    p.placement_values["dram__bytes_write.sum"] = {2e6, 1e6, 0.6e6, 1.2e6};  // median 1.1
+    p.placement_range["dram__bytes_write.sum"] = {0.6e6, 2e6};
+  }
+  ValidationRun run;
+  run.gpu = "NVIDIA H200";
+  run.arch = "H200";
+  run.results = {{&points[0], {{"gpc__cycles_elapsed.max", 100}, {"dram__bytes_write.sum", 1e6}},
+                  "", {}},
+                 {&points[1], {{"gpc__cycles_elapsed.max", 200}, {"dram__bytes_write.sum", 1e6}},
+                  "", {}}};
+  // a: simulated at the four placements, median 1.13 (+2.3 %); b: not (a skipped placement).
+  run.results[0].simulated_placements["dram__bytes_write.sum"] = {1e6, 1.05e6, 1.2e6, 1.3e6};
+  run.results[1].simulated_placements["dram__bytes_write.sum"] = {1e6, 1.05e6, 1.2e6};
+  run.summaries = summarize_all(run.results);
+  std::ostringstream md;
+  write_markdown(md, run, "scatter.svg");
+  EXPECT_NE(md.str().find("| 2.00 | 1.00 | 50.0% | 0.60-2.00 (in); simulated 1.00-1.30, medians "
+                          "1.10 / 1.12 (+2.3%) |"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| 2.00 | 1.00 | 50.0% | 0.60-2.00 (in) |"), std::string::npos);
+  EXPECT_NE(md.str().find("medians within 5 %: 1 of 1; with those medians in place of the "
+                          "reference's: 1 of 2."),
+            std::string::npos)
+      << md.str();
 }
 
 }  // namespace
