@@ -3,8 +3,9 @@
 // with warp shuffles and one shared slot per warp.
 #include "twins.cuh"
 
-// validate/capture/probes/row_ctas.cu defines this to stamp each CTA's start (phase 0) and each
-// warp's end (phase 1); the twins leave it empty, so their SASS is unchanged.
+// validate/capture/probes/row_ctas.cu defines this to stamp each CTA's start (phase 0), each
+// warp's end (phase 1) and the end of its first and second reductions (phases 2 and 3); the twins
+// leave it empty, so their SASS is unchanged.
 #ifndef ROW_CTA_HOOK
 #define ROW_CTA_HOOK(phase)
 #endif
@@ -36,9 +37,11 @@ __global__ void w_softmax(const float* __restrict__ in, float* __restrict__ out,
   float m = -INFINITY;
   for (int c = threadIdx.x; c < cols; c += kBlock) m = fmaxf(m, row[c]);
   m = block_reduce(m, shared, true);
+  ROW_CTA_HOOK(2);
   float s = 0;
   for (int c = threadIdx.x; c < cols; c += kBlock) s += __expf(row[c] - m);
   s = block_reduce(s, shared, false);
+  ROW_CTA_HOOK(3);
   const float inv = 1.0f / s;
   for (int c = threadIdx.x; c < cols; c += kBlock) {
     out[static_cast<size_t>(blockIdx.x) * cols + c] = __expf(row[c] - m) * inv;
@@ -53,9 +56,11 @@ __global__ void w_layernorm(const float* __restrict__ in, float* __restrict__ ou
   float s = 0;
   for (int c = threadIdx.x; c < cols; c += kBlock) s += row[c];
   const float mean = block_reduce(s, shared, false) / cols;
+  ROW_CTA_HOOK(2);
   float v = 0;
   for (int c = threadIdx.x; c < cols; c += kBlock) v += (row[c] - mean) * (row[c] - mean);
   const float rstd = rsqrtf(block_reduce(v, shared, false) / cols + 1e-5f);
+  ROW_CTA_HOOK(3);
   for (int c = threadIdx.x; c < cols; c += kBlock) {
     out[static_cast<size_t>(blockIdx.x) * cols + c] = (row[c] - mean) * rstd;
   }

@@ -10,5 +10,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I"$root/workloads/cuda" \
      -o "$work/row_ctas" "$here/row_ctas.cu" "$root/workloads/cuda/twins.cu"
-printf 'point\trun\tcta\tsm\tstart_ns\tend_ns\n'
+printf 'point\trun\tcta\tsm\tstart_ns\tfirst_ns\tsecond_ns\tend_ns\n'
 TWINS_SETTLE=1 "$work/row_ctas" run row_ctas | grep -v '^POINT'
