@@ -136,10 +136,21 @@ void parse_operands(SassInstruction& inst) {
     }
   }
   const size_t max_predicate_dests = base == "VOTE" || base == "VOTEU" ? 1 : 2;
+  // SHFL and LOP3 may put a predicate output first: "SHFL.BFLY PT, R7, R0, 0x10, 0x1f" writes
+  // R7 (and PT, the lane's validity), "LOP3.LUT P0, R3, R0, 0x8, RZ, 0xc0, !PT" writes R3 (and P0).
+  // FCHK P0, R3, R10 writes P0 alone.
+  const bool register_after_predicate = base == "SHFL" || base == "LOP3" || base == "ULOP3";
+  bool predicate_first = false;
   for (size_t k = 0; k < operands.size(); ++k) {
     const auto regs = registers_in(operands[k]);
     if (!no_dest && k == 0) {
       inst.dsts.insert(inst.dsts.end(), regs.begin(), regs.end());
+      predicate_first = regs.size() == 1 && is_predicate(regs[0]);
+      continue;
+    }
+    if (!no_dest && k == 1 && predicate_first && register_after_predicate && regs.size() == 1 &&
+        !is_predicate(regs[0])) {
+      inst.dsts.push_back(regs[0]);
       continue;
     }
     // Predicate outputs follow the first destination (ISETP P0, PT; IADD3 R4, P0, PT; LEA R2, P0).

@@ -64,6 +64,32 @@ TEST(WorkloadsSassListing, ParsesInstructionsRegistersAndControl) {
   EXPECT_THROW(f.index_of(0x114), InputError);
 }
 
+constexpr const char* kPredicateFirst = R"SASS(
+		Function : _Z6reducePf
+        /*0000*/                   SHFL.BFLY PT, R7, R0, 0x10, 0x1f ;     /* 0x0e001f0000077f89 */
+                                                                          /* 0x000e2200000e0000 */
+        /*0010*/                   FADD R7, R0, R7 ;                      /* 0x0000000700077221 */
+                                                                          /* 0x001fca0000000000 */
+        /*0020*/                   LOP3.LUT P0, R3, R7, 0x8, RZ, 0xc0, !PT ; /* 0x0000000807037812 */
+                                                                          /* 0x000fda000780c0ff */
+        /*0030*/                   FCHK P1, R3, R10 ;                     /* 0x0000000a03007302 */
+                                                                          /* 0x000e220000020000 */
+)SASS";
+
+// SHFL and LOP3 may name a predicate output before their register result; the result is still a
+// destination (the FADD after a shuffle waits for it), where FCHK's registers are its sources.
+TEST(WorkloadsSassListing, ARegisterAfterAPredicateOutputIsADestination) {
+  const SassListing listing = parse_sass_listing(kPredicateFirst, "t.sass");
+  const SassFunction& f = listing.function("reduce");
+  ASSERT_EQ(f.instructions.size(), 4u);
+  EXPECT_EQ(f.instructions[0].dsts, (std::vector<traces::Reg>{traces::kPT, gpr(7)}));
+  EXPECT_EQ(f.instructions[0].srcs, (std::vector<traces::Reg>{gpr(0)}));
+  EXPECT_EQ(f.instructions[2].dsts, (std::vector<traces::Reg>{pred(0), gpr(3)}));
+  EXPECT_EQ(f.instructions[2].srcs, (std::vector<traces::Reg>{gpr(7), traces::kRZ, traces::kPT}));
+  EXPECT_EQ(f.instructions[3].dsts, (std::vector<traces::Reg>{pred(1)}));
+  EXPECT_EQ(f.instructions[3].srcs, (std::vector<traces::Reg>{gpr(3), gpr(10)}));
+}
+
 TEST(WorkloadsSassListing, ErrorsNameTheLine) {
   try {
     parse_sass_listing("        /*0000*/  LDC R1 ;  /* 0x0 */\n", "bad.sass");
