@@ -33,10 +33,11 @@
 namespace warpsim::cli {
 namespace {
 
-// One simulation: a point, with `pad_mb` MiB before its buffers when set (--placements).
+// A point's simulations: as placed in the reference, then (--placements) once per pad in
+// `pads_mb`, one after another, so that one point's large simulations never hold memory together.
 struct Job {
   const validate::ReferencePoint* point = nullptr;
-  std::optional<int64_t> pad_mb;
+  std::vector<int64_t> pads_mb;
 };
 
 validate::PointResult simulate_point(const validate::ReferencePoint& point,
@@ -83,13 +84,25 @@ std::vector<validate::PointResult> simulate_points(const std::vector<Job>& point
   // Simulates point k and reports it on `progress` (standard error: stdout stays deterministic).
   const auto run_one = [&](std::size_t k) {
     const auto start = std::chrono::steady_clock::now();
-    results[k] =
-        simulate_point(*points[k].point, points[k].pad_mb, config, threads, max_instructions);
+    results[k] = simulate_point(*points[k].point, {}, config, threads, max_instructions);
+    // The placement runs' DRAM bytes, in the reference's pad order.
+    for (const int64_t pad : points[k].pads_mb) {
+      const validate::PointResult at =
+          simulate_point(*points[k].point, pad, config, threads, max_instructions);
+      for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
+        const auto value = at.simulated.find(metric);
+        if (at.failure.empty() && value != at.simulated.end()) {
+          results[k].simulated_placements[metric].push_back(value->second);
+        }
+      }
+    }
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     const std::lock_guard lock(progress_mutex);
     progress << "[" << ++done << "/" << points.size() << "] " << points[k].point->name
-             << (points[k].pad_mb ? " pad_mb=" + std::to_string(*points[k].pad_mb) : "") << ": "
-             << std::fixed << std::setprecision(1) << took.count() << " s\n";
+             << (points[k].pads_mb.empty()
+                     ? ""
+                     : " and " + std::to_string(points[k].pads_mb.size()) + " placements")
+             << ": " << std::fixed << std::setprecision(1) << took.count() << " s\n";
   };
   if (jobs <= 1) {
     for (std::size_t k = 0; k < points.size(); ++k) run_one(k);
@@ -97,7 +110,8 @@ std::vector<validate::PointResult> simulate_points(const std::vector<Job>& point
   }
   const auto size = [&](std::size_t k) {
     const auto it = points[k].point->measured.find("smsp__inst_executed.sum");
-    return it == points[k].point->measured.end() ? 0.0 : it->second;
+    const double runs = 1.0 + static_cast<double>(points[k].pads_mb.size());
+    return it == points[k].point->measured.end() ? 0.0 : it->second * runs;
   };
   std::vector<std::size_t> order(points.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -190,31 +204,15 @@ int validate_command(const Args& args, CommandIo& io) {
   }
   std::vector<Job> jobs;
   for (const auto& point : reference.points) {
-    if (only.empty() || point.name.find(only) != std::string::npos) jobs.push_back({&point, {}});
-  }
-  const std::size_t points = jobs.size();
-  for (std::size_t k = 0; k < points && placements; ++k) {
-    if (!validate::placement_sensitive(*jobs[k].point)) continue;
-    for (const int64_t pad : reference.placement_pads_mb) jobs.push_back({jobs[k].point, pad});
+    if (!only.empty() && point.name.find(only) == std::string::npos) continue;
+    jobs.push_back({&point, {}});
+    if (placements && validate::placement_sensitive(point)) {
+      jobs.back().pads_mb = reference.placement_pads_mb;
+    }
   }
   auto results = simulate_points(jobs, config, vm->at("threads").as<unsigned>(),
                                  vm->at("jobs").as<unsigned>(),
                                  vm->at("max-instructions").as<double>(), io.err);
-  // The placement runs' DRAM bytes join their point's result, in the reference's pad order (a
-  // point's placement jobs follow each other in that order).
-  std::map<const validate::ReferencePoint*, std::size_t> result_of;
-  for (std::size_t k = 0; k < points; ++k) result_of[jobs[k].point] = k;
-  for (std::size_t j = points; j < jobs.size(); ++j) {
-    validate::PointResult& into = results[result_of.at(jobs[j].point)];
-    const validate::PointResult& at = results[j];
-    for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
-      const auto value = at.simulated.find(metric);
-      if (at.failure.empty() && value != at.simulated.end()) {
-        into.simulated_placements[metric].push_back(value->second);
-      }
-    }
-  }
-  results.resize(points);
   run.results = std::move(results);
   run.summaries = validate::summarize_all(run.results);
   if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
