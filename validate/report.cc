@@ -74,7 +74,9 @@ std::optional<double> placement_median_error(const PointResult& r, const std::st
       sim->second.size() != measured->second.size()) {
     return std::nullopt;
   }
-  return point_error(median(measured->second), median(sim->second), ErrorUnit::kPercent);
+  const double m = median(measured->second);
+  if (m == 0) return std::nullopt;
+  return 100.0 * (median(sim->second) - m) / m;  // signed: the text shows the direction
 }
 
 std::string signed_percent(double e) { return (e > 0 ? "+" : "") + fmt(e) + "%"; }
