@@ -119,13 +119,6 @@ std::vector<MetricSummary> summarize(const std::vector<PointResult>& results,
   return out;
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
 bool placement_sensitive(const ReferencePoint& point) {
   for (const auto& [metric, values] : point.placement_values) {
     const auto [low, high] = std::minmax_element(values.begin(), values.end());

@@ -43,13 +43,10 @@ struct PointResult {
   std::map<std::string, std::vector<double>> simulated_placements;
 };
 
-/// The median of `values` (0 when empty).
-double median(std::vector<double> values);
-
 /// Whether --placements simulates `point` at every placement: one of its DRAM figures of a
-/// compared size (1 MB or more at some placement) spreads by more than kPlacementSpreadPercent of its median over
-/// the placements, so that one placement's value says as much about where the buffers lay as
-/// about the kernel.
+/// compared size (1 MB or more at some placement) spreads by more than kPlacementSpreadPercent
+/// of its median over the placements, so that one placement's value says as much about where the
+/// buffers lay as about the kernel.
 inline constexpr double kPlacementSpreadPercent = 5.0;
 bool placement_sensitive(const ReferencePoint& point);
 

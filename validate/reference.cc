@@ -109,14 +109,14 @@ std::vector<int64_t> pads_of(const std::map<std::string, std::vector<std::string
 // DRAM bytes from the one-pass profile: the capture's replay passes add write-backs of their own
 // (validate/README.md, "DRAM writes").
 void apply_one_pass(const std::string& path, Reference& ref) {
-  auto points = read_one_pass_runs(path, ref, nullptr);
+  const auto points = read_one_pass_runs(path, ref, nullptr);
   for (size_t k = 0; k < points.size(); ++k) {
-    for (auto& [metric, values] : points[k]) {
-      std::sort(values.begin(), values.end());
-      const size_t n = values.size();
-      ref.points[k].measured[metric] =
-          n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-      if (n > 1) ref.points[k].measured_range[metric] = {values.front(), values.back()};
+    for (const auto& [metric, values] : points[k]) {
+      ref.points[k].measured[metric] = median(values);
+      if (values.size() > 1) {
+        const auto [low, high] = std::minmax_element(values.begin(), values.end());
+        ref.points[k].measured_range[metric] = {*low, *high};
+      }
     }
   }
 }
@@ -137,6 +137,13 @@ void apply_placements(const std::string& path, Reference& ref) {
 }
 
 }  // namespace
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
 
 Reference load_reference(const std::string& dir) {
   Reference ref;

@@ -40,6 +40,9 @@ struct Reference {
   std::vector<int64_t> placement_pads_mb;
 };
 
+/// The median of `values` (0 when empty; the mean of the middle two of an even count).
+double median(std::vector<double> values);
+
 /// Loads `dir`/points.tsv, raw.csv and meta.json, and, when present, one_pass.tsv (index, name,
 /// then metric columns, one row per point in the same order), whose `dram__bytes_*` columns
 /// replace raw.csv's: a one-pass profile, free of the write-backs the capture's replay passes add.

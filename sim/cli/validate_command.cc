@@ -6,7 +6,6 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -210,10 +209,9 @@ int validate_command(const Args& args, CommandIo& io) {
       jobs.back().pads_mb = reference.placement_pads_mb;
     }
   }
-  auto results = simulate_points(jobs, config, vm->at("threads").as<unsigned>(),
-                                 vm->at("jobs").as<unsigned>(),
-                                 vm->at("max-instructions").as<double>(), io.err);
-  run.results = std::move(results);
+  run.results = simulate_points(jobs, config, vm->at("threads").as<unsigned>(),
+                                vm->at("jobs").as<unsigned>(),
+                                vm->at("max-instructions").as<double>(), io.err);
   run.summaries = validate::summarize_all(run.results);
   if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
   validate::write_table(io.out, run);
