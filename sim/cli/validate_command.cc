@@ -33,10 +33,17 @@ namespace warpsim::cli {
 namespace {
 
 // A point's simulations: as placed in the reference, then (--placements) once per pad in
-// `pads_mb`, one after another, so that one point's large simulations never hold memory together.
+// `pads_mb`. Each simulation is a task of its own, so a point's placements run side by side on
+// `--jobs` (each task holds the memory of one simulation).
 struct Job {
   const validate::ReferencePoint* point = nullptr;
   std::vector<int64_t> pads_mb;
+};
+
+// One simulation of a job: the point as placed (no pad) or at `pads_mb[pad]`.
+struct Task {
+  std::size_t job = 0;
+  std::optional<std::size_t> pad;
 };
 
 validate::PointResult simulate_point(const validate::ReferencePoint& point,
@@ -71,23 +78,76 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
   return result;
 }
 
-// Simulates `points` (results in the same order), `jobs` at a time: the largest (by measured warp
-// instructions) start first so that one long point does not finish alone at the end.
+// Simulates `points` (results in the same order), `jobs` simulations at a time: the largest (by
+// measured warp instructions) start first so that one long simulation does not finish alone at
+// the end. The placement runs' DRAM bytes land in the pads' order whatever order they finish in.
 std::vector<validate::PointResult> simulate_points(const std::vector<Job>& points,
                                                    const gpu::GpuConfig& config, unsigned threads,
                                                    unsigned jobs, double max_instructions,
                                                    std::ostream& progress) {
   std::vector<validate::PointResult> results(points.size());
+  std::vector<std::vector<validate::PointResult>> at_pads(points.size());
+  std::vector<Task> tasks;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    tasks.push_back({k, std::nullopt});
+    at_pads[k].resize(points[k].pads_mb.size());
+    for (std::size_t p = 0; p < points[k].pads_mb.size(); ++p) tasks.push_back({k, p});
+  }
   std::mutex progress_mutex;
   std::size_t done = 0;
-  // Simulates point k and reports it on `progress` (standard error: stdout stays deterministic).
-  const auto run_one = [&](std::size_t k) {
+  // Runs task t and reports it on `progress` (standard error: stdout stays deterministic).
+  const auto run_one = [&](const Task& task) {
     const auto start = std::chrono::steady_clock::now();
-    results[k] = simulate_point(*points[k].point, {}, config, threads, max_instructions);
-    // The placement runs' DRAM bytes, in the reference's pad order.
-    for (const int64_t pad : points[k].pads_mb) {
-      const validate::PointResult at =
-          simulate_point(*points[k].point, pad, config, threads, max_instructions);
+    const Job& job = points[task.job];
+    if (task.pad) {
+      at_pads[task.job][*task.pad] = simulate_point(*job.point, job.pads_mb[*task.pad], config,
+                                                    threads, max_instructions);
+    } else {
+      results[task.job] = simulate_point(*job.point, {}, config, threads, max_instructions);
+    }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    const std::lock_guard lock(progress_mutex);
+    progress << "[" << ++done << "/" << tasks.size() << "] " << job.point->name
+             << (task.pad ? " at pad_mb=" + std::to_string(job.pads_mb[*task.pad]) : "") << ": "
+             << std::fixed << std::setprecision(1) << took.count() << " s\n";
+  };
+  std::vector<std::string> internal_errors(tasks.size());
+  if (jobs <= 1) {
+    for (const Task& task : tasks) run_one(task);
+  } else {
+    const auto size = [&](const Task& task) {
+      const auto& measured = points[task.job].point->measured;
+      const auto it = measured.find("smsp__inst_executed.sum");
+      return it == measured.end() ? 0.0 : it->second;
+    };
+    std::vector<std::size_t> order(tasks.size());
+    for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return size(tasks[a]) > size(tasks[b]);
+    });
+    tbb::task_arena arena(static_cast<int>(jobs));
+    arena.execute([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, order.size(), 1),
+          [&](const tbb::blocked_range<std::size_t>& range) {
+            for (std::size_t i = range.begin(); i != range.end(); ++i) {
+              const Task& task = tasks[order[i]];
+              try {
+                run_one(task);
+              } catch (const std::exception& e) {
+                internal_errors[order[i]] = points[task.job].point->name + ": " + e.what();
+              }
+            }
+          },
+          tbb::simple_partitioner());
+    });
+  }
+  for (const std::string& error : internal_errors) {
+    if (!error.empty()) throw InternalError(error);
+  }
+  // The placement runs' DRAM bytes, in the reference's pad order.
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    for (const validate::PointResult& at : at_pads[k]) {
       for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
         const auto value = at.simulated.find(metric);
         if (at.failure.empty() && value != at.simulated.end()) {
@@ -95,46 +155,6 @@ std::vector<validate::PointResult> simulate_points(const std::vector<Job>& point
         }
       }
     }
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    const std::lock_guard lock(progress_mutex);
-    progress << "[" << ++done << "/" << points.size() << "] " << points[k].point->name
-             << (points[k].pads_mb.empty()
-                     ? ""
-                     : " and " + std::to_string(points[k].pads_mb.size()) + " placements")
-             << ": " << std::fixed << std::setprecision(1) << took.count() << " s\n";
-  };
-  if (jobs <= 1) {
-    for (std::size_t k = 0; k < points.size(); ++k) run_one(k);
-    return results;
-  }
-  const auto size = [&](std::size_t k) {
-    const auto it = points[k].point->measured.find("smsp__inst_executed.sum");
-    const double runs = 1.0 + static_cast<double>(points[k].pads_mb.size());
-    return it == points[k].point->measured.end() ? 0.0 : it->second * runs;
-  };
-  std::vector<std::size_t> order(points.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return size(a) > size(b); });
-  std::vector<std::string> internal_errors(points.size());
-  tbb::task_arena arena(static_cast<int>(jobs));
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, order.size(), 1),
-        [&](const tbb::blocked_range<std::size_t>& range) {
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            const std::size_t k = order[i];
-            try {
-              run_one(k);
-            } catch (const std::exception& e) {
-              internal_errors[k] = points[k].point->name + ": " + e.what();
-            }
-          }
-        },
-        tbb::simple_partitioner());
-  });
-  for (const std::string& error : internal_errors) {
-    if (!error.empty()) throw InternalError(error);
   }
   return results;
 }
