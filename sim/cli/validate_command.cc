@@ -24,6 +24,7 @@
 #include "sim/gpu/gpu.h"
 #include "sim/gpu/gpu_config.h"
 #include "validate/reference.h"
+#include "validate/saved_runs.h"
 #include "validate/report.h"
 #include "validate/thresholds.h"
 #include "sim/cli/point_params.h"
@@ -80,62 +81,76 @@ validate::PointResult simulate_point(const validate::ReferencePoint& point,
 
 // Simulates `points` (results in the same order), `jobs` simulations at a time: the largest (by
 // measured warp instructions) start first so that one long simulation does not finish alone at
-// the end. The placement runs' DRAM bytes land in the pads' order whatever order they finish in.
+// the end. A run found in `loaded` is taken from there. The placement runs' DRAM bytes land in the
+// pads' order whatever order they finish in. With `save`, every run's figures are written there
+// in task order.
 std::vector<validate::PointResult> simulate_points(const std::vector<Job>& points,
                                                    const gpu::GpuConfig& config, unsigned threads,
                                                    unsigned jobs, double max_instructions,
-                                                   std::ostream& progress) {
-  std::vector<validate::PointResult> results(points.size());
-  std::vector<std::vector<validate::PointResult>> at_pads(points.size());
+                                                   const validate::SavedRuns& loaded,
+                                                   std::ostream* save, std::ostream& progress) {
   std::vector<Task> tasks;
   for (std::size_t k = 0; k < points.size(); ++k) {
     tasks.push_back({k, std::nullopt});
-    at_pads[k].resize(points[k].pads_mb.size());
     for (std::size_t p = 0; p < points[k].pads_mb.size(); ++p) tasks.push_back({k, p});
+  }
+  const auto pad_of = [&](const Task& task) -> std::optional<int64_t> {
+    if (!task.pad) return std::nullopt;
+    return points[task.job].pads_mb[*task.pad];
+  };
+  std::vector<validate::SavedRun> runs(tasks.size());
+  std::vector<std::size_t> to_simulate;
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    const auto it = loaded.find({points[tasks[t].job].point->name, pad_of(tasks[t])});
+    if (it == loaded.end()) {
+      to_simulate.push_back(t);
+    } else {
+      runs[t] = it->second;
+    }
+  }
+  if (to_simulate.size() < tasks.size()) {
+    progress << tasks.size() - to_simulate.size() << " of " << tasks.size()
+             << " runs taken from --load-runs\n";
   }
   std::mutex progress_mutex;
   std::size_t done = 0;
   // Runs task t and reports it on `progress` (standard error: stdout stays deterministic).
-  const auto run_one = [&](const Task& task) {
+  const auto run_one = [&](std::size_t t) {
     const auto start = std::chrono::steady_clock::now();
+    const Task& task = tasks[t];
     const Job& job = points[task.job];
-    if (task.pad) {
-      at_pads[task.job][*task.pad] = simulate_point(*job.point, job.pads_mb[*task.pad], config,
-                                                    threads, max_instructions);
-    } else {
-      results[task.job] = simulate_point(*job.point, {}, config, threads, max_instructions);
-    }
+    validate::PointResult result =
+        simulate_point(*job.point, pad_of(task), config, threads, max_instructions);
+    runs[t].simulated = std::move(result.simulated);
+    runs[t].failure = std::move(result.failure);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     const std::lock_guard lock(progress_mutex);
-    progress << "[" << ++done << "/" << tasks.size() << "] " << job.point->name
-             << (task.pad ? " at pad_mb=" + std::to_string(job.pads_mb[*task.pad]) : "") << ": "
+    progress << "[" << ++done << "/" << to_simulate.size() << "] " << job.point->name
+             << (task.pad ? " at pad_mb=" + std::to_string(*pad_of(task)) : "") << ": "
              << std::fixed << std::setprecision(1) << took.count() << " s\n";
   };
   std::vector<std::string> internal_errors(tasks.size());
   if (jobs <= 1) {
-    for (const Task& task : tasks) run_one(task);
+    for (const std::size_t t : to_simulate) run_one(t);
   } else {
-    const auto size = [&](const Task& task) {
-      const auto& measured = points[task.job].point->measured;
+    const auto size = [&](std::size_t t) {
+      const auto& measured = points[tasks[t].job].point->measured;
       const auto it = measured.find("smsp__inst_executed.sum");
       return it == measured.end() ? 0.0 : it->second;
     };
-    std::vector<std::size_t> order(tasks.size());
-    for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return size(tasks[a]) > size(tasks[b]);
-    });
+    std::stable_sort(to_simulate.begin(), to_simulate.end(),
+                     [&](std::size_t a, std::size_t b) { return size(a) > size(b); });
     tbb::task_arena arena(static_cast<int>(jobs));
     arena.execute([&] {
       tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, order.size(), 1),
+          tbb::blocked_range<std::size_t>(0, to_simulate.size(), 1),
           [&](const tbb::blocked_range<std::size_t>& range) {
             for (std::size_t i = range.begin(); i != range.end(); ++i) {
-              const Task& task = tasks[order[i]];
+              const std::size_t t = to_simulate[i];
               try {
-                run_one(task);
+                run_one(t);
               } catch (const std::exception& e) {
-                internal_errors[order[i]] = points[task.job].point->name + ": " + e.what();
+                internal_errors[t] = points[tasks[t].job].point->name + ": " + e.what();
               }
             }
           },
@@ -145,14 +160,28 @@ std::vector<validate::PointResult> simulate_points(const std::vector<Job>& point
   for (const std::string& error : internal_errors) {
     if (!error.empty()) throw InternalError(error);
   }
-  // The placement runs' DRAM bytes, in the reference's pad order.
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    for (const validate::PointResult& at : at_pads[k]) {
-      for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
-        const auto value = at.simulated.find(metric);
-        if (at.failure.empty() && value != at.simulated.end()) {
-          results[k].simulated_placements[metric].push_back(value->second);
-        }
+  if (save) {
+    validate::write_saved_runs_header(*save);
+    for (std::size_t t = 0; t < tasks.size(); ++t) {
+      validate::write_saved_run(*save, points[tasks[t].job].point->name, pad_of(tasks[t]),
+                                runs[t]);
+    }
+  }
+  // The point as placed, then its placement runs' DRAM bytes in the reference's pad order.
+  std::vector<validate::PointResult> results(points.size());
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    validate::PointResult& result = results[tasks[t].job];
+    const validate::SavedRun& run = runs[t];
+    if (!tasks[t].pad) {
+      result.point = points[tasks[t].job].point;
+      result.simulated = run.simulated;
+      result.failure = run.failure;
+      continue;
+    }
+    for (const char* metric : {"dram__bytes_read.sum", "dram__bytes_write.sum"}) {
+      const auto value = run.simulated.find(metric);
+      if (run.failure.empty() && value != run.simulated.end()) {
+        result.simulated_placements[metric].push_back(value->second);
       }
     }
   }
@@ -184,6 +213,13 @@ int validate_command(const Args& args, CommandIo& io) {
        "also simulate the points whose measured DRAM bytes move by more than 5 % with the "
        "placement of their buffers at each placement of one_pass_placement.tsv (pad_mb), and "
        "compare the medians over placements")
+      ("skip", po::value<std::vector<std::string>>()->composing(),
+       "leave out the points whose name contains this text (repeatable)")
+      ("save-runs", po::value<std::string>(),
+       "write every simulation's figures to FILE (tab-separated), for --load-runs")
+      ("load-runs", po::value<std::vector<std::string>>()->composing(),
+       "take the simulations found in FILE (written by --save-runs, same build and options) "
+       "instead of running them (repeatable): a validation split over machines or resumed")
       ("calibrate", po::bool_switch(),
        "fit the description's calibration parameters to the calibration points and print them");
   const Usage usage{"warpsim validate --reference <dir> [--arch <arch>] [--report FILE.md]",
@@ -221,9 +257,30 @@ int validate_command(const Args& args, CommandIo& io) {
                      "/one_pass_placement.tsv is missing or its columns are not labelled "
                      "metric:pad<MiB>");
   }
+  const std::vector<std::string> skips =
+      vm->count("skip") ? vm->at("skip").as<std::vector<std::string>>() : std::vector<std::string>{};
+  validate::SavedRuns loaded;
+  if (vm->count("load-runs")) {
+    for (const std::string& path : vm->at("load-runs").as<std::vector<std::string>>()) {
+      std::ifstream in(path);
+      if (!in) throw InputError("--load-runs " + path + ": cannot open for reading");
+      validate::read_saved_runs(in, path, loaded);
+    }
+  }
+  std::ofstream save;
+  if (vm->count("save-runs")) {
+    const std::string path = vm->at("save-runs").as<std::string>();
+    save.open(path);
+    if (!save) throw InputError("--save-runs " + path + ": cannot open for writing");
+  }
   std::vector<Job> jobs;
   for (const auto& point : reference.points) {
     if (!only.empty() && point.name.find(only) == std::string::npos) continue;
+    if (std::any_of(skips.begin(), skips.end(), [&](const std::string& skip) {
+          return point.name.find(skip) != std::string::npos;
+        })) {
+      continue;
+    }
     jobs.push_back({&point, {}});
     if (placements && validate::placement_sensitive(point)) {
       jobs.back().pads_mb = reference.placement_pads_mb;
@@ -231,9 +288,10 @@ int validate_command(const Args& args, CommandIo& io) {
   }
   run.results = simulate_points(jobs, config, vm->at("threads").as<unsigned>(),
                                 vm->at("jobs").as<unsigned>(),
-                                vm->at("max-instructions").as<double>(), io.err);
+                                vm->at("max-instructions").as<double>(), loaded,
+                                save.is_open() ? &save : nullptr, io.err);
   run.summaries = validate::summarize_all(run.results);
-  if (only.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
+  if (only.empty() && skips.empty()) run.threshold_failures = validate::check_thresholds(thresholds, run.summaries);
   validate::write_table(io.out, run);
   if (vm->count("report")) {
     const std::filesystem::path md = vm->at("report").as<std::string>();
