@@ -105,5 +105,27 @@ TEST(CliValidate, JobsDoNotChangeTheOutput) {
   EXPECT_NE(one.out.find("sfu/ctas=1,threads=32"), std::string::npos) << one.out;
 }
 
+TEST(CliValidate, SavedRunsReplaceTheSimulationsAndSkipLeavesPointsOut) {
+  const char* src = std::getenv("WARPSIM_SOURCE_DIR");
+  const std::string ref = std::string(src ? src : ".") + "/validate/reference/h200";
+  const std::string saved = ::testing::TempDir() + "cli_validate_runs.tsv";
+  const auto first = run_cli({"validate", "--reference", ref, "--only", "ctas=1,threads=32",
+                              "--skip", "sfu", "--save-runs", saved});
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.out.find("sfu/ctas=1,threads=32"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("integer/ctas=1,threads=32"), std::string::npos) << first.out;
+  // Loaded: the same output, with nothing simulated.
+  const auto again = run_cli({"validate", "--reference", ref, "--only", "ctas=1,threads=32",
+                              "--skip", "sfu", "--load-runs", saved});
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.out, first.out);
+  EXPECT_NE(again.err.find("3 of 3 runs taken from --load-runs"), std::string::npos) << again.err;
+  // A file that is not a saved-runs file: exit 2, naming it.
+  const auto bad = run_cli({"validate", "--reference", ref, "--only", "ctas=1,threads=32",
+                            "--load-runs", ref + "/points.tsv"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("points.tsv:1: expected the header"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace warpsim::cli
