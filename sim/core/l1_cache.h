@@ -12,7 +12,9 @@
 // sectors that hit in l1tex__t_sector_hit_rate: saxpy's store to the y it just loaded hits (33 %
 // of its sectors), and a naive transpose's scattered 4-byte stores hit the lines earlier stores
 // left (53-63 %; validate/reference/h200/raw.csv). So output lines take L1 room from input lines
-// that would be read again. Capacity = unified bytes − carve-out, rounded down to whole sets (whole ways); no
+// that would be read again (the H200's stores and loads evict alike: l1_store_alloc.tsv). Victims
+// come from the registered replacement policy the description names (l1.replacement_policy; its
+// random_lru candidates clamped to the ways the carve-out leaves). Capacity = unified bytes − carve-out, rounded down to whole sets (whole ways); no
 // capacity means every access misses and nothing is kept. Cold (empty) after construction and
 // reset().
 //
