@@ -9,6 +9,8 @@
 //   dirty/X/R         write X; read R; read X
 //   dirty_reread/X/R  write X; read X; read R; read X
 //   once_copy/X/R     read X; copy R MB of other lines to R MB of others (reads and writes); read X
+//   once_write/X/R    read X; write R MB of other lines (no reads); read X: the clean lines a
+//                     stream of writes alone evicts (a row-wise kernel's output after its input)
 //   dirty_copy/X/R    write X; copy R MB; read X
 //   fused/X/R         one kernel writes X, then reads R MB (each thread its own share, all CTAs
 //                     resident at once); read X: the written lines' fate when no kernel ends
@@ -52,14 +54,16 @@ std::vector<Sequence> sequences() {
       {"dirty_reread", {"write_x", "read_x"}},
       {"once_copy", {"read_x"}},
       {"dirty_copy", {"write_x"}},
+      {"once_write", {"read_x"}},
   };
   std::vector<Sequence> s;
   for (const auto& [kind, before] : kinds) {
     const bool copy = kind.find("_copy") != std::string::npos;
+    const bool write = kind.find("_write") != std::string::npos;
     for (size_t r : {8, 16, 24, 32, 48, 64}) {
       Sequence q{kind + "/" + std::to_string(kX) + "/" + std::to_string(r), {}};
       for (const auto& k : before) q.steps.push_back({k, kX});
-      q.steps.push_back({copy ? "copy_stream" : "read_stream", r});
+      q.steps.push_back({copy ? "copy_stream" : write ? "write_stream" : "read_stream", r});
       q.steps.push_back({"read_x", kX});
       s.push_back(q);
     }
@@ -74,7 +78,8 @@ std::vector<Sequence> sequences() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Steps: "read_x", "write_x", "read_stream", "copy_stream" or "write_x_read_stream" (MB: R).
+  // Steps: "read_x", "write_x", "read_stream", "copy_stream", "write_stream" or
+  // "write_x_read_stream" (MB: R).
   const auto seqs = sequences();
   if (list_requested(argc, argv, seqs, "")) return 0;
   const size_t buffer_bytes = 64 * kMB;
@@ -86,6 +91,7 @@ int main(int argc, char** argv) {
     if (st.kernel == "read_x") probe_read<<<kCtas, kThreads>>>(x, n, sink);
     if (st.kernel == "read_stream") probe_read<<<kCtas, kThreads>>>(stream, n, sink);
     if (st.kernel == "copy_stream") probe_copy<<<kCtas, kThreads>>>(stream, out, n);
+    if (st.kernel == "write_stream") probe_write<<<kCtas, kThreads>>>(out, n);
     if (st.kernel == "write_x_read_stream") {
       probe_write_then_read<<<kCtas, kThreads>>>(x, kX * kMB / 16, stream, n, sink);
     }

@@ -20,6 +20,7 @@ KINDS = {
     "dirty_reread": ["write_x", "read_x"],
     "once_copy": ["read_x"],
     "dirty_copy": ["write_x"],
+    "once_write": ["read_x"],
     "fused": [],  # one kernel writes X, then reads the stream (write_x_read_stream)
 }
 GIB = 1 << 30
@@ -34,7 +35,8 @@ def steps(sequence):
                  + ", ".join(KINDS))
     if kind == "fused":
         return [("write_x_read_stream", (int(x_mb), int(r_mb))), ("read_x", int(x_mb))]
-    stream = "copy_stream" if kind.endswith("_copy") else "read_stream"
+    stream = {"_copy": "copy_stream", "_write": "write_stream"}.get(
+        kind[kind.rfind("_"):], "read_stream")
     return [(s, int(x_mb)) for s in KINDS[kind]] + [(stream, int(r_mb)), ("read_x", int(x_mb))]
 
 
@@ -48,8 +50,9 @@ def iterations(kind, mb):
     def body(first):
         for i in range(first, n, stride):
             off = 16 * i
-            if kind == "write_x":
-                yield [f"0020 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x{BUFFER['x'] + off:016x} 16 0"]
+            if kind in ("write_x", "write_stream"):
+                dst = BUFFER["x" if kind == "write_x" else "out"] + off
+                yield [f"0020 ffffffff 0 STG.E.128 2 R2 R4 16 1 0x{dst:016x} 16 0"]
                 continue
             src = {"read_x": "x", "read_stream": "stream", "copy_stream": "stream",
                    "settle": "settle"}[kind]
