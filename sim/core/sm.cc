@@ -96,6 +96,7 @@ void Sm::retire_warp(int slot, Cycle cycle) {
   account(cycle);
   charge(w, slot, cycle);
   w.resident = false;
+  mark_throttle_changed(slot, w.smsp, false);
   schedulers_[w.smsp]->remove_warp(slot);
   smsp_warps_[w.smsp] &= ~(WarpMask{1} << slot);
   free_warps_ |= WarpMask{1} << slot;
@@ -141,6 +142,16 @@ void Sm::wake_throttled(Cycle now) {
   for (int s = 0; s < smsps_; ++s) {
     WarpMask& waiting = throttled_[static_cast<std::size_t>(s)];
     if (waiting == 0) continue;
+    if (!throttle_changed_[static_cast<std::size_t>(s)]) {
+      // The warps waiting are those of the last scan less the ones it woke, each still resident
+      // and refused as then: unless one of their queues has room, a scan changes nothing.
+      bool room = false;
+      for (std::uint8_t kinds = throttled_kinds_[static_cast<std::size_t>(s)]; kinds != 0 && !room;
+           kinds &= static_cast<std::uint8_t>(kinds - 1)) {
+        room = pipeline_->has_room(static_cast<PipelineBackpressure>(std::countr_zero(kinds)), s);
+      }
+      if (!room) continue;
+    }
     std::array<int, 4> first{-1, -1, -1, -1};  // per queue: the longest-waiting warp
     std::array<int, 4> count{};                 // per queue: the warps waiting
     for (WarpMask m = waiting; m != 0; m &= m - 1) {
@@ -155,6 +166,12 @@ void Sm::wake_throttled(Cycle now) {
       int& f = first[static_cast<std::size_t>(w.refused)];
       if (f < 0 || w.refused_at < warps_[static_cast<std::size_t>(f)].refused_at) f = slot;
     }
+    throttle_changed_[static_cast<std::size_t>(s)] = false;
+    std::uint8_t kinds = 0;
+    for (std::size_t kind = 0; kind < count.size(); ++kind) {
+      if (count[kind] != 0) kinds = static_cast<std::uint8_t>(kinds | (1u << kind));
+    }
+    throttled_kinds_[static_cast<std::size_t>(s)] = kinds;
     for (std::size_t kind = 0; kind < first.size(); ++kind) {
       const int slot = first[kind];
       if (slot < 0 || !pipeline_->has_room(static_cast<PipelineBackpressure>(kind), s)) continue;
@@ -208,6 +225,7 @@ Cycle Sm::tick(Cycle now) {
     if (!w.resident) continue;
     refusal_ = PipelineBackpressure::kNone;
     if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
+    if (w.refused != refusal_) mark_throttle_changed(slot, w.smsp, false);
     w.refused = refusal_;  // a refusal here puts it in its queue's line (wake_throttled)
     if (w.resident) {
       const Cycle ready = ready_at_[static_cast<std::size_t>(slot)];

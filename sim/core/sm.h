@@ -148,6 +148,13 @@ class Sm final : public engine::Component, private CompletionSink {
   // Wakes, per sub-partition and queue with room, the warp that has waited longest for it (after
   // advance()).
   void wake_throttled(engine::Cycle now);
+  /// Records that warp `slot` of SMSP `smsp` joined throttled_, or, if it is in throttled_, that
+  /// it left its slot or its refusal changed (wake_throttled then scans that SMSP again).
+  void mark_throttle_changed(int slot, int smsp, bool joined) {
+    if (joined || (throttled_[static_cast<std::size_t>(smsp)] & (WarpMask{1} << slot)) != 0) {
+      throttle_changed_[static_cast<std::size_t>(smsp)] = true;
+    }
+  }
   // Copies `c`'s trace into the slot's storage from trace_arena_ and points the CTA's warps
   // (already placed) at the copy.
   void copy_trace(CtaSlot& c);
@@ -207,6 +214,12 @@ class Sm final : public engine::Component, private CompletionSink {
   std::array<std::uint8_t, kMaxSubPartitions> dispatch_owner_{};
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
   std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
+  // Per SMSP: whether throttled_ gained a warp, or one of its warps left its slot or changed its
+  // refusal, since wake_throttled last scanned it (mark_throttle_changed); and the queues its
+  // waiting warps were refused by at that scan (bit k: PipelineBackpressure k). Unchanged, with
+  // none of those queues having room, a scan would change nothing, so wake_throttled skips it.
+  std::array<bool, kMaxSubPartitions> throttle_changed_{};
+  std::array<std::uint8_t, kMaxSubPartitions> throttled_kinds_{};
   // Per warp slot: its next instruction (w.code + w.next), for prefetch_deep().
   std::array<const traces::WarpInstruction*, kMaxWarpsPerSm> next_code_{};
   // Per warp slot: the earliest cycle worth re-evaluating the warp (dense, scanned every tick).

@@ -142,12 +142,14 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     if (w.refused != PipelineBackpressure::kNone &&
         (still_full[static_cast<std::size_t>(w.refused)] ||
          (throttled_[w.smsp] & (WarpMask{1} << slot)) != 0)) {
+      mark_throttle_changed(slot, w.smsp, (throttled_[w.smsp] & (WarpMask{1} << slot)) == 0);
       throttled_[w.smsp] |= WarpMask{1} << slot;
       ready_at = kSleep;
       continue;
     }
     refusal_ = PipelineBackpressure::kNone;
     const bool ready = evaluate(w, slot, now);
+    if (w.refused != refusal_) mark_throttle_changed(slot, w.smsp, false);
     w.refused = refusal_;
     if (refusal_ != PipelineBackpressure::kNone) {
       still_full[static_cast<std::size_t>(refusal_)] = true;
@@ -303,6 +305,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
       if (bp != PipelineBackpressure::kNone) {
         refusal_ = bp;
         if (w.refused == PipelineBackpressure::kNone) w.refused_at = now;
+        mark_throttle_changed(slot, w.smsp, true);
         throttled_[w.smsp] |= WarpMask{1} << slot;
         return block(w, slot, now, throttle_reason(bp), kSleep);
       }
