@@ -21,14 +21,6 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(s);
-  while (std::getline(in, field, sep)) out.push_back(field);
-  return out;
-}
-
 // The dram__bytes_* runs of a one-pass profile file (index, name, then "metric" or
 // "metric:label" columns, one row per point in points.tsv's order): per point, metric -> its
 // value in each run, in column order; `labels` gets each metric's column labels.
@@ -137,6 +129,14 @@ void apply_placements(const std::string& path, Reference& ref) {
 }
 
 }  // namespace
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(s);
+  while (std::getline(in, field, sep)) out.push_back(field);
+  return out;
+}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0;

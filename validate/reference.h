@@ -40,6 +40,9 @@ struct Reference {
   std::vector<int64_t> placement_pads_mb;
 };
 
+/// The fields of `s` between `sep` characters (a trailing empty field is dropped).
+std::vector<std::string> split(const std::string& s, char sep);
+
 /// The median of `values` (0 when empty; the mean of the middle two of an even count).
 double median(std::vector<double> values);
 

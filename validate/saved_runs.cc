@@ -6,23 +6,13 @@
 #include <vector>
 
 #include "arch/error.h"
+#include "validate/reference.h"
 
 namespace warpsim::validate {
 namespace {
 
 constexpr std::string_view kHeader = "point\tpad_mb\tmetric\tvalue";
 constexpr std::string_view kFailure = "failure";
-
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
-    if (tab == std::string_view::npos) return fields;
-    start = tab + 1;
-  }
-}
 
 // A failure message on one row: tabs and line breaks become spaces.
 std::string one_line(std::string text) {
@@ -67,7 +57,7 @@ void read_saved_runs(std::istream& in, const std::string& where, SavedRuns& runs
       continue;
     }
     if (line.empty()) continue;
-    const std::vector<std::string_view> f = split_tabs(line);
+    const std::vector<std::string> f = split(line, '\t');
     if (f.size() != 4 || f[0].empty() || f[2].empty()) {
       throw error("expected 4 tab-separated fields (point, pad_mb, metric, value), got " +
                   std::to_string(f.size()));
@@ -77,22 +67,22 @@ void read_saved_runs(std::istream& in, const std::string& where, SavedRuns& runs
       int64_t v = 0;
       const auto [end, ec] = std::from_chars(f[1].data(), f[1].data() + f[1].size(), v);
       if (ec != std::errc() || end != f[1].data() + f[1].size() || v < 0) {
-        throw error("pad_mb \"" + std::string(f[1]) + "\": expected '-' or MiB >= 0");
+        throw error("pad_mb \"" + f[1] + "\": expected '-' or MiB >= 0");
       }
       pad = v;
     }
-    SavedRun& run = runs[{std::string(f[0]), pad}];
+    SavedRun& run = runs[{f[0], pad}];
     if (f[2] == kFailure) {
-      run.failure = std::string(f[3]);
+      run.failure = f[3];
       continue;
     }
     double v = 0;
     const auto [end, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), v);
     if (ec != std::errc() || end != f[3].data() + f[3].size()) {
-      throw error("value \"" + std::string(f[3]) + "\" of " + std::string(f[2]) +
+      throw error("value \"" + f[3] + "\" of " + f[2] +
                   ": expected a number");
     }
-    run.simulated[std::string(f[2])] = v;
+    run.simulated[f[2]] = v;
   }
   if (number == 0) throw error("empty file; expected the header of warpsim validate --save-runs");
 }

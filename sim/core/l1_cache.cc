@@ -29,10 +29,8 @@ L1Cache::L1Cache(const SmMemoryConfig& config, std::uint64_t carveout_bytes) {
                                      .replacement = config.l1_replacement,
                                      .seed = 1,
                                      .replacement_candidates = static_cast<std::uint32_t>(
-                                         std::min<std::uint64_t>(
-                                             static_cast<std::uint64_t>(
-                                                 std::max(0, config.l1_replacement_candidates)),
-                                             ways)),
+                                         std::min<std::uint64_t>(config.l1_replacement_candidates,
+                                                                 ways)),
                                      .xor_index = fixed_sets},
                 "sm_memory.l1");
 }

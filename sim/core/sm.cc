@@ -96,7 +96,7 @@ void Sm::retire_warp(int slot, Cycle cycle) {
   account(cycle);
   charge(w, slot, cycle);
   w.resident = false;
-  mark_throttle_changed(slot, w.smsp, false);
+  throttled_warp_changed(slot, w.smsp);
   schedulers_[w.smsp]->remove_warp(slot);
   smsp_warps_[w.smsp] &= ~(WarpMask{1} << slot);
   free_warps_ |= WarpMask{1} << slot;
@@ -154,6 +154,7 @@ void Sm::wake_throttled(Cycle now) {
     }
     std::array<int, 4> first{-1, -1, -1, -1};  // per queue: the longest-waiting warp
     std::array<int, 4> count{};                 // per queue: the warps waiting
+    std::uint8_t kinds = 0;                     // bit k: some warp waits for queue k
     for (WarpMask m = waiting; m != 0; m &= m - 1) {
       const int slot = std::countr_zero(m);
       Warp& w = warps_[static_cast<std::size_t>(slot)];
@@ -163,14 +164,11 @@ void Sm::wake_throttled(Cycle now) {
         continue;
       }
       ++count[static_cast<std::size_t>(w.refused)];
+      kinds = static_cast<std::uint8_t>(kinds | (1u << static_cast<unsigned>(w.refused)));
       int& f = first[static_cast<std::size_t>(w.refused)];
       if (f < 0 || w.refused_at < warps_[static_cast<std::size_t>(f)].refused_at) f = slot;
     }
     throttle_changed_[static_cast<std::size_t>(s)] = false;
-    std::uint8_t kinds = 0;
-    for (std::size_t kind = 0; kind < count.size(); ++kind) {
-      if (count[kind] != 0) kinds = static_cast<std::uint8_t>(kinds | (1u << kind));
-    }
     throttled_kinds_[static_cast<std::size_t>(s)] = kinds;
     for (std::size_t kind = 0; kind < first.size(); ++kind) {
       const int slot = first[kind];
@@ -225,7 +223,7 @@ Cycle Sm::tick(Cycle now) {
     if (!w.resident) continue;
     refusal_ = PipelineBackpressure::kNone;
     if (evaluate(w, slot, now + 1)) ready_at_[static_cast<std::size_t>(slot)] = now + 1;
-    if (w.refused != refusal_) mark_throttle_changed(slot, w.smsp, false);
+    if (w.refused != refusal_) throttled_warp_changed(slot, w.smsp);
     w.refused = refusal_;  // a refusal here puts it in its queue's line (wake_throttled)
     if (w.resident) {
       const Cycle ready = ready_at_[static_cast<std::size_t>(slot)];

@@ -148,10 +148,18 @@ class Sm final : public engine::Component, private CompletionSink {
   // Wakes, per sub-partition and queue with room, the warp that has waited longest for it (after
   // advance()).
   void wake_throttled(engine::Cycle now);
-  /// Records that warp `slot` of SMSP `smsp` joined throttled_, or, if it is in throttled_, that
-  /// it left its slot or its refusal changed (wake_throttled then scans that SMSP again).
-  void mark_throttle_changed(int slot, int smsp, bool joined) {
-    if (joined || (throttled_[static_cast<std::size_t>(smsp)] & (WarpMask{1} << slot)) != 0) {
+  /// Puts warp `slot` of SMSP `smsp` in its queue's line (throttled_).
+  void throttle(int slot, int smsp) {
+    WarpMask& waiting = throttled_[static_cast<std::size_t>(smsp)];
+    if ((waiting & (WarpMask{1} << slot)) == 0) {
+      waiting |= WarpMask{1} << slot;
+      throttle_changed_[static_cast<std::size_t>(smsp)] = true;
+    }
+  }
+  /// Records that warp `slot` of SMSP `smsp` left its slot or changed its refusal: if it waits in
+  /// throttled_, wake_throttled scans that SMSP again.
+  void throttled_warp_changed(int slot, int smsp) {
+    if ((throttled_[static_cast<std::size_t>(smsp)] & (WarpMask{1} << slot)) != 0) {
       throttle_changed_[static_cast<std::size_t>(smsp)] = true;
     }
   }
@@ -215,7 +223,7 @@ class Sm final : public engine::Component, private CompletionSink {
   std::array<WarpMask, kMaxSubPartitions> smsp_warps_{};  // resident warps per SMSP
   std::array<WarpMask, kMaxSubPartitions> throttled_{};   // asleep until their queue has room
   // Per SMSP: whether throttled_ gained a warp, or one of its warps left its slot or changed its
-  // refusal, since wake_throttled last scanned it (mark_throttle_changed); and the queues its
+  // refusal, since wake_throttled last scanned it (throttle, throttled_warp_changed); and the queues its
   // waiting warps were refused by at that scan (bit k: PipelineBackpressure k). Unchanged, with
   // none of those queues having room, a scan would change nothing, so wake_throttled skips it.
   std::array<bool, kMaxSubPartitions> throttle_changed_{};

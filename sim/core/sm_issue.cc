@@ -142,14 +142,13 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
     if (w.refused != PipelineBackpressure::kNone &&
         (still_full[static_cast<std::size_t>(w.refused)] ||
          (throttled_[w.smsp] & (WarpMask{1} << slot)) != 0)) {
-      mark_throttle_changed(slot, w.smsp, (throttled_[w.smsp] & (WarpMask{1} << slot)) == 0);
-      throttled_[w.smsp] |= WarpMask{1} << slot;
+      throttle(slot, w.smsp);
       ready_at = kSleep;
       continue;
     }
     refusal_ = PipelineBackpressure::kNone;
     const bool ready = evaluate(w, slot, now);
-    if (w.refused != refusal_) mark_throttle_changed(slot, w.smsp, false);
+    if (w.refused != refusal_) throttled_warp_changed(slot, w.smsp);
     w.refused = refusal_;
     if (refusal_ != PipelineBackpressure::kNone) {
       still_full[static_cast<std::size_t>(refusal_)] = true;
@@ -305,8 +304,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
       if (bp != PipelineBackpressure::kNone) {
         refusal_ = bp;
         if (w.refused == PipelineBackpressure::kNone) w.refused_at = now;
-        mark_throttle_changed(slot, w.smsp, true);
-        throttled_[w.smsp] |= WarpMask{1} << slot;
+        throttle(slot, w.smsp);
         return block(w, slot, now, throttle_reason(bp), kSleep);
       }
       if (!fu.can_issue(d.op_class, now)) {

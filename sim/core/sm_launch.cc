@@ -114,7 +114,7 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
     free_warps_ &= ~(WarpMask{1} << slot);
     c.warp_slots[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(slot);
     Warp& w = warps_[static_cast<std::size_t>(slot)];
-    mark_throttle_changed(slot, slot % smsps_, false);
+    throttled_warp_changed(slot, slot % smsps_);
     w = Warp{};
     w.trace = &c.trace.warps[static_cast<std::size_t>(i)];
     w.code = w.trace->instructions.data();

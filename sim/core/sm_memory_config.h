@@ -74,7 +74,7 @@ struct SmMemoryConfig {
   std::string l1_replacement = "lru";
   /// "random_lru": ways a victim is drawn from (0: half the set; more than the ways the
   /// carve-out leaves: all of them).
-  int l1_replacement_candidates = 0;
+  std::uint32_t l1_replacement_candidates = 0;
   /// Load-to-use latency of an L1 hit, cycles (HARDWARE.md: 40.7 on Hopper).
   int l1_hit_latency_cycles = 40;
   /// Cycles from a fill's arrival to the completion of the loads waiting for it. 0 because the

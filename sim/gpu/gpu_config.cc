@@ -213,7 +213,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (l1.has_ways()) m.l1_ways = static_cast<int>(l1.ways());
   if (l1.has_sets()) m.l1_sets = static_cast<int>(l1.sets());
   if (l1.has_replacement_policy()) m.l1_replacement = l1.replacement_policy();
-  m.l1_replacement_candidates = static_cast<int>(l1.replacement_candidates());
+  m.l1_replacement_candidates = l1.replacement_candidates();
   if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
   if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
   if (l1.has_max_sectors_in_flight()) {

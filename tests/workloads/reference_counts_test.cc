@@ -16,6 +16,7 @@
 #include "traces/kernel_info.h"
 #include "traces/ncu/csv.h"
 #include "traces/ncu/raw_page.h"
+#include "validate/reference.h"
 #include "workloads/workload.h"
 
 namespace warpsim::workloads {
@@ -26,13 +27,7 @@ std::string source_dir() {
   return dir ? dir : ".";
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream in(s);
-  while (std::getline(in, field, sep)) out.push_back(field);
-  return out;
-}
+using validate::split;
 
 struct ReferencePoint {
   std::string name, kernel, params;
