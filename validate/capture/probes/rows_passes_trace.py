@@ -2,8 +2,9 @@
 """Writes one variant of the row-wise passes probe (rows_passes.cu) as an Accel-Sim trace, for the
 simulator side: a 128 MB settle read (its own lines), then the variant's kernel, 1024 CTAs of 256
 threads, one row of 8192 floats each; per pass each warp walks its row 32 floats at a time, 256
-apart (a 4-byte load of a whole line, and for W / X a 4-byte store of the output's line), and the
-CTA meets at a barrier after each pass.
+apart, unrolled by 4 as nvcc compiles it (four 4-byte loads of whole lines, then their adds, and
+for W / X the 4-byte stores of the output's lines), and the CTA meets at a barrier after each
+pass.
     rows_passes_trace.py RRX OUT_DIR
     warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
 Kernel 2 of the trace is the variant; compare it with its row of
@@ -14,7 +15,7 @@ import sys
 
 from probe_trace import BASE, write_kernel
 
-ROWS, COLS, BLOCK = 1024, 8192, 256
+ROWS, COLS, BLOCK, UNROLL = 1024, 8192, 256, 4
 GIB = 1 << 30
 IN, OUT = BASE + GIB, BASE + 2 * GIB
 HEADER = ("-kernel name = probe_rows\n-kernel id = 2\n-grid dim = ({rows},1,1)\n"
@@ -28,19 +29,27 @@ HEADER = ("-kernel name = probe_rows\n-kernel id = 2\n-grid dim = ({rows},1,1)\n
 
 def warp_lines(row, warp, passes):
     lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
+    cols = list(range(warp * 32, COLS, BLOCK))
     for kind in passes:
-        for c in range(warp * 32, COLS, BLOCK):
-            off = 4 * (row * COLS + c)
+        for g in range(0, len(cols), UNROLL):  # the loop unrolled by 4, as nvcc compiles it
+            group = [4 * (row * COLS + c) for c in cols[g:g + UNROLL]]
             if kind in "RX":
-                lines.append(f"0020 ffffffff 1 R4 LDG.E 1 R2 4 1 0x{IN + off:016x} 4 0")
-                lines.append("0030 ffffffff 1 R8 FADD 2 R8 R4 0")
-            if kind in "WX":
-                lines.append(f"0040 ffffffff 0 STG.E 2 R6 R4 4 1 0x{OUT + off:016x} 4 0")
-            lines.append("0050 ffffffff 1 R2 IADD3 2 R2 R3 0")
-            lines.append("0060 ffffffff 1 P0 ISETP.GE.AND 2 R2 R9 0")
-            lines.append("0070 ffffffff 0 BRA 1 P0 0")
-        lines.append("0080 ffffffff 0 BAR.SYNC.DEFER_BLOCKING 0 0 0")
-    lines.append("0090 ffffffff 0 EXIT 0 0 0")
+                for j, off in enumerate(group):
+                    lines.append(f"0020 ffffffff 1 R{4 + j} LDG.E.CONSTANT 1 R2 4 1 "
+                                 f"0x{IN + off:016x} 4 0")
+            for j, off in enumerate(group):
+                if kind in "RX":
+                    lines.append(f"0030 ffffffff 1 R8 FADD 2 R8 R{4 + j} 0")
+                if kind == "X":
+                    lines.append(f"0040 ffffffff 1 R{12 + j} FMUL 1 R{4 + j} 0")
+                if kind in "WX":
+                    src = f"R{12 + j}" if kind == "X" else "R8"
+                    lines.append(f"0050 ffffffff 0 STG.E 2 R6 {src} 4 1 0x{OUT + off:016x} 4 0")
+            lines.append("0060 ffffffff 1 R2 IADD3 2 R2 R3 0")
+            lines.append("0070 ffffffff 1 P0 ISETP.GE.AND 2 R2 R9 0")
+            lines.append("0080 ffffffff 0 BRA 1 P0 0")
+        lines.append("0090 ffffffff 0 BAR.SYNC.DEFER_BLOCKING 0 0 0")
+    lines.append("00a0 ffffffff 0 EXIT 0 0 0")
     return lines
 
 
