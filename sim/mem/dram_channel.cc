@@ -166,6 +166,7 @@ DramCandidate DramChannel::candidate_for(std::uint32_t index, const Entry& e, bo
 }
 
 void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
+  pick_wait_.valid = false;
   const DramTiming& t = config_.timing;
   std::vector<Entry>& queue = writes ? writes_ : reads_;
   Entry& e = queue[c.queue_index];
@@ -230,6 +231,7 @@ void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
 }
 
 void DramChannel::catch_up_refresh(Cycle now) {
+  pick_wait_.valid = false;
   const DramTiming& t = config_.timing;
   if (t.rfcpb_cycles != 0) {
     while (next_refresh_ <= now) {
@@ -259,6 +261,7 @@ void DramChannel::catch_up_refresh(Cycle now) {
 }
 
 Cycle DramChannel::bank_refresh_step(Cycle now) {
+  pick_wait_.valid = false;
   const DramTiming& t = config_.timing;
   Bank& bank = banks_[refresh_bank_];
   if (bank.open) {
@@ -277,6 +280,7 @@ Cycle DramChannel::bank_refresh_step(Cycle now) {
 }
 
 Cycle DramChannel::refresh_step(Cycle now) {
+  pick_wait_.valid = false;
   const DramTiming& t = config_.timing;
   Bank* first_open = nullptr;
   Cycle all_closed_at = now;
@@ -301,10 +305,64 @@ Cycle DramChannel::refresh_step(Cycle now) {
   return now + 1;
 }
 
+bool DramChannel::still_waiting(Cycle now, bool writes, const std::vector<Entry>& queue) {
+  PickWait& w = pick_wait_;
+  if (!w.valid || w.writes != writes || queue.size() < w.scanned || now >= w.until) return false;
+  const CandidateBounds bounds = candidate_bounds(writes);
+  for (std::size_t i = w.scanned; i < queue.size(); ++i) {
+    const DramCandidate c = candidate_for(static_cast<std::uint32_t>(i), queue[i], writes, bounds);
+    if (c.earliest <= now) return false;  // it may issue now: the full scan decides
+    w.until = std::min(w.until, c.earliest);
+    w.until_any = std::min(w.until_any, c.earliest);
+  }
+  w.scanned = queue.size();
+  return now < w.until;
+}
+
+Cycle DramChannel::schedule(Cycle now, bool writes, bool bank_refresh_due) {
+  const std::vector<Entry>& queue = writes ? writes_ : reads_;
+  candidates_.clear();
+  const CandidateBounds bounds = candidate_bounds(writes);
+  bool precharges = false;
+  for (std::uint32_t i = 0; i < queue.size(); ++i) {
+    if (bank_refresh_due && queue[i].bank == refresh_bank_) continue;
+    candidates_.push_back(candidate_for(i, queue[i], writes, bounds));
+    precharges |= candidates_.back().command == DramCommand::kPrecharge;
+  }
+  if (precharges) {
+    // A PRE that would close a row other queued requests hit is marked for the scheduler.
+    std::fill(hit_queued_.begin(), hit_queued_.end(), std::uint8_t{0});
+    for (const Entry& e : queue) {
+      if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
+    }
+    for (DramCandidate& c : candidates_) {
+      if (c.command == DramCommand::kPrecharge) {
+        c.closes_hit_row = hit_queued_[queue[c.queue_index].bank] != 0;
+      }
+    }
+  }
+  const int pick = scheduler_->pick(candidates_, now);
+  if (pick != DramScheduler::kNone) {
+    issue(candidates_[static_cast<std::size_t>(pick)], now, writes);
+    note_progress();
+    return now + 1;
+  }
+  Cycle any = kSleep;
+  for (const DramCandidate& c : candidates_) any = std::min(any, std::max(c.earliest, now + 1));
+  // A refreshing bank's requests were left out: only a full scan may wait on the others.
+  pick_wait_ = {.valid = !bank_refresh_due,
+                .writes = writes,
+                .scanned = queue.size(),
+                .until = scheduler_->next_pick(candidates_, now),
+                .until_any = any};
+  return kSleep;
+}
+
 Cycle DramChannel::tick(Cycle now) {
   if (upstream_.request == nullptr) throw InternalError(name() + ": no upstream ports");
   if (reads_.empty() && writes_.empty()) catch_up_refresh(now);
   accept();
+  const bool blocked = upstream_.request->has_message();
   Cycle next = kSleep;
   const bool writes = draining_;
   const std::vector<Entry>& queue = writes ? writes_ : reads_;
@@ -321,34 +379,14 @@ Cycle DramChannel::tick(Cycle now) {
     if (next == now + 1) note_progress();  // a PRE or the refresh issued
   } else if (!queue.empty()) {
     next = bank_refresh_due ? refresh_at : next_refresh_;
-    candidates_.clear();
-    const CandidateBounds bounds = candidate_bounds(writes);
-    bool precharges = false;
-    for (std::uint32_t i = 0; i < queue.size(); ++i) {
-      if (bank_refresh_due && queue[i].bank == refresh_bank_) continue;
-      candidates_.push_back(candidate_for(i, queue[i], writes, bounds));
-      precharges |= candidates_.back().command == DramCommand::kPrecharge;
+    if (bank_refresh_due || !still_waiting(now, writes, queue)) {
+      next = std::min(next, schedule(now, writes, bank_refresh_due));
     }
-    if (precharges) {
-      // A PRE that would close a row other queued requests hit is marked for the scheduler.
-      std::fill(hit_queued_.begin(), hit_queued_.end(), std::uint8_t{0});
-      for (const Entry& e : queue) {
-        if (banks_[e.bank].open && banks_[e.bank].row == e.row) hit_queued_[e.bank] = 1;
-      }
-      for (DramCandidate& c : candidates_) {
-        if (c.command == DramCommand::kPrecharge) {
-          c.closes_hit_row = hit_queued_[queue[c.queue_index].bank] != 0;
-        }
-      }
-    }
-    const int pick = scheduler_->pick(candidates_, now);
-    if (pick != DramScheduler::kNone) {
-      issue(candidates_[static_cast<std::size_t>(pick)], now, writes);
-      note_progress();
-      next = now + 1;
-    } else {
-      for (const DramCandidate& c : candidates_)
-        next = std::min(next, std::max(c.earliest, now + 1));
+    if (next != now + 1) {
+      // Requests left in the port (the queue was full) are taken at the next tick, when a
+      // response has made room: then wake when any candidate's timing allows, as a tick each
+      // time the scheduler could look again would.
+      next = std::min(next, blocked ? std::max(pick_wait_.until_any, now + 1) : pick_wait_.until);
     }
   }
   while (!responses_.empty() && responses_.front().ready <= now) {

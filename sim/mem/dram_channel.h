@@ -30,6 +30,12 @@
 // applied when the channel next wakes, as if it had run on time (an idle channel is never ticked
 // for it).
 //
+// Ticks. A channel whose scheduler picks nothing sleeps until the scheduler could pick
+// (DramScheduler::next_pick), a request arrives or a response can leave; a tick that finds only
+// new requests before then looks at those alone. While requests wait in the port for room in a
+// full queue it wakes whenever any command's timing allows, when a full tick would take them, so
+// the results are those of a channel that looked at its whole queue every cycle.
+//
 // Left out: power-down, refresh-management commands and the spacing between per-bank refreshes
 // (tRREFD), ECC, the command/address bus split of HBM
 // (row and column commands share one slot per cycle here) and the TSV / PHY latency, which the
@@ -160,6 +166,12 @@ class DramChannel final : public engine::Component {
   CandidateBounds candidate_bounds(bool writes) const;
   DramCandidate candidate_for(std::uint32_t index, const Entry& entry, bool writes,
                               const CandidateBounds& bounds) const;
+  // The scheduling of one tick: the queue's candidates, the scheduler's pick, and the command
+  // issued (returns now + 1) or pick_wait_ set (returns kSleep).
+  engine::Cycle schedule(engine::Cycle now, bool writes, bool bank_refresh_due);
+  // True while the last full scan's wait still holds (see pick_wait_), after looking at the
+  // requests that arrived since.
+  bool still_waiting(engine::Cycle now, bool writes, const std::vector<Entry>& queue);
   void issue(const DramCandidate& candidate, engine::Cycle now, bool writes);
   void catch_up_refresh(engine::Cycle now);
   engine::Cycle refresh_step(engine::Cycle now);
@@ -185,6 +197,18 @@ class DramChannel final : public engine::Component {
   std::vector<engine::Cycle> next_column_group_;  // tCCD_L per bank group
   std::vector<std::uint8_t> hit_queued_;          // per bank, scratch of a tick with a PRE
   std::vector<DramCandidate> candidates_;         // scratch of one tick
+  // What the last full scan found when the scheduler picked nothing: the first cycle it could pick
+  // (DramScheduler::next_pick), for the queue it served and that queue's length then. Until that
+  // cycle, a tick that finds only new requests (arrivals, which cannot make an older candidate
+  // ready sooner) or none (a returned credit) looks at the new ones alone. Any command issued,
+  // refresh step or change of queue forgets it.
+  struct PickWait {
+    bool valid = false;
+    bool writes = false;
+    std::size_t scanned = 0;
+    engine::Cycle until = 0;      ///< the scheduler's next pick
+    engine::Cycle until_any = 0;  ///< the first cycle any candidate's timing allows
+  } pick_wait_;
   engine::Cycle next_act_any_ = 0;
   engine::Cycle next_column_any_ = 0;
   engine::Cycle next_read_ = 0;                 // tWTR

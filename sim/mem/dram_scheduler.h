@@ -45,6 +45,13 @@ class DramScheduler {
   virtual ~DramScheduler();
   /// Index into `candidates` of the command to issue at cycle `now`, or kNone.
   virtual int pick(std::span<const DramCandidate> candidates, engine::Cycle now) const = 0;
+  /// After pick returned kNone at `now`: the first cycle after `now` at which it could pick one
+  /// of the same candidates (engine::kSleep: none). The channel sleeps until then, or until a
+  /// request arrives or a command issues and changes the candidates, so a scheduler that passes
+  /// over ready candidates (FR-FCFS's PRE of a row still hit) says when it would stop doing so.
+  /// Default: the first cycle any candidate's timing allows.
+  virtual engine::Cycle next_pick(std::span<const DramCandidate> candidates,
+                                  engine::Cycle now) const;
 };
 
 /// The registry of schedulers; built-ins: "frfcfs", "fcfs".
