@@ -60,7 +60,7 @@ struct CacheTagsConfig {
   /// The set is (q mod sets + h(q / sets)) mod sets for q = line number / index_divisor, h a
   /// 64-bit mix: each aligned run of `sets` consecutive q still visits every set once, and the
   /// runs are rotated apart, so lines a stride apart that shares factors with sets x
-  /// index_divisor (256 lines on the H200's 96 slices x 320 sets) do not pile onto a few sets.
+  /// index_divisor (256 lines on the H200's 96 slices x 160 sets) do not pile onto a few sets.
   bool rotated_index = false;
   /// When set, the line number that the set index divides instead of line_address / 128 (an L2
   /// slice of die-interleaved homes indexes by the line's rank among its die's lines).

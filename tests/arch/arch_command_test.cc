@@ -123,7 +123,7 @@ TEST(ArchCommand, DiffOverridesOneOrBothSides) {
   const auto table =
       lines(arch({"diff", "h200", "h200", "--set", "sm.count=140", "--set-a", "l2.ways=8"}));
   ASSERT_EQ(table.size(), 2u);
-  EXPECT_THAT(cells(table[1]), ElementsAre("l2.ways", "8", "16"));
+  EXPECT_THAT(cells(table[1]), ElementsAre("l2.ways", "8", "32"));
 }
 
 TEST(ArchCommand, HelpAtEveryLevel) {

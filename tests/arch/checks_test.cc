@@ -139,7 +139,7 @@ TEST(ArchChecks, SharedMemoryWithinL1AndCarveOut) {
 TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l2.slices=100"}),
               ElementsAre(HasSubstr("l2.size_bytes = 62914560 is not a whole number of sets of "
-                                    "l2.slices = 100 x l2.ways = 16 x l2.line_bytes = 128")));
+                                    "l2.slices = 100 x l2.ways = 32 x l2.line_bytes = 128")));
   EXPECT_THAT(h200_violations({"l2.near_hit_latency_cycles=600"}),
               ElementsAre(HasSubstr("l2.near_hit_latency_cycles = 600 exceeds "
                                     "l2.far_hit_latency_cycles = 427")));
@@ -153,8 +153,8 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l1.sets=24"}),
               ElementsAre(HasSubstr("l1.sets = 24 must be a power of two")));
   EXPECT_TRUE(h200_violations({"l1.sets=0", "l1.ways=16"}).empty());
-  EXPECT_THAT(h200_violations({"l2.replacement_candidates=17"}),
-              ElementsAre(HasSubstr("l2.replacement_candidates = 17 exceeds the 16 ways")));
+  EXPECT_THAT(h200_violations({"l2.replacement_candidates=33"}),
+              ElementsAre(HasSubstr("l2.replacement_candidates = 33 exceeds the 32 ways")));
   EXPECT_THAT(violations("b200", {"l2.partial_lines=100000"}),
               ElementsAre(HasSubstr("l2.partial_line_ways (unset) must be at least 1 with "
                                     "l2.partial_lines = 100000")));

@@ -59,7 +59,7 @@ TEST(ArchDerived, SizesAndLookups) {
   const Spec h200 = load("h200");
   EXPECT_EQ(l2_size_bytes(h200), 62914560u);
   EXPECT_EQ(l2_size_bytes_per_die(h200), 62914560u);
-  EXPECT_EQ(l2_sets_per_slice(h200), 320u);  // 640 KiB slices of 16 ways
+  EXPECT_EQ(l2_sets_per_slice(h200), 160u);  // 640 KiB slices of 32 ways
   EXPECT_EQ(register_file_bytes_per_sm(h200), 262144u);
   EXPECT_EQ(l2_size_bytes_per_die(load("mi300x")), 4194304u);
   EXPECT_EQ(register_file_bytes_per_sm(load("mi300x")), 524288u);

@@ -112,26 +112,26 @@ TEST(MemCacheTags, IndexDivisorSkipsTheBitsThatChoseTheSlice) {
 }
 
 TEST(MemCacheTags, RotatedIndexSpreadsAStrideThatSharesFactorsWithTheIndex) {
-  // An H200 slice: 320 sets of 16 ways, one line in 96. Lines 256 apart (the rows of a matrix of
-  // 8192 floats a row) reach sets (256 k / 96) mod 320, which repeat every 120 lines (256 x 120 =
-  // 96 x 320): the modulo index uses 120 sets of 320; the rotated one moves each run of 320
+  // An H200 slice: 160 sets of 32 ways, one line in 96. Lines 256 apart (the rows of a matrix of
+  // 8192 floats a row) reach sets (256 k / 96) mod 160, which repeat every 60 lines (256 x 60 =
+  // 96 x 160): the modulo index uses 60 sets of 160; the rotated one moves each run of 160
   // indices by a hash of the run, so over 2048 rows it reaches every set.
   std::set<std::uint32_t> used[2];
   for (const bool rotated : {false, true}) {
     const CacheTags tags(
-        {.size_bytes = 320 * 16 * 128, .ways = 16, .index_divisor = 96, .rotated_index = rotated},
+        {.size_bytes = 160 * 32 * 128, .ways = 32, .index_divisor = 96, .rotated_index = rotated},
         "l2");
     for (std::uint64_t row = 0; row < 2048; ++row) used[rotated].insert(tags.set_of(row * 256 * 128));
   }
-  EXPECT_EQ(used[0].size(), 120u);
-  EXPECT_EQ(used[1].size(), 320u);
-  // Each aligned run of 320 consecutive indices still visits every set once.
+  EXPECT_EQ(used[0].size(), 60u);
+  EXPECT_EQ(used[1].size(), 160u);
+  // Each aligned run of 160 consecutive indices still visits every set once.
   const CacheTags tags(
-      {.size_bytes = 320 * 16 * 128, .ways = 16, .index_divisor = 96, .rotated_index = true}, "l2");
+      {.size_bytes = 160 * 32 * 128, .ways = 32, .index_divisor = 96, .rotated_index = true}, "l2");
   for (const std::uint64_t run : {0, 1, 77}) {
     std::set<std::uint32_t> seen;
-    for (std::uint64_t q = 0; q < 320; ++q) seen.insert(tags.set_of((run * 320 + q) * 96 * 128));
-    EXPECT_EQ(seen.size(), 320u) << "run " << run;
+    for (std::uint64_t q = 0; q < 160; ++q) seen.insert(tags.set_of((run * 160 + q) * 96 * 128));
+    EXPECT_EQ(seen.size(), 160u) << "run " << run;
   }
   // The first run is not rotated away from the modulo index's sets by construction, only by the
   // hash: run 0's rotation is h(0) = 0.
