@@ -4,7 +4,8 @@ simulator side: a 128 MB settle read (its own lines), then the variant's kernel,
 threads, one row of 8192 floats each; per pass each warp walks its row 32 floats at a time, 256
 apart, unrolled by 4 as nvcc compiles it (four 4-byte loads of whole lines, then their adds, and
 for W / X the 4-byte stores of the output's lines), and the CTA meets at a barrier after each
-pass.
+pass. Its registers are the probe's as ptxas allocates them for sm_90 (`nvcc -Xptxas -v`: 40),
+which on the H200 leave room for 6 CTAs an SM (rows_passes_ctas.tsv: 792 CTAs start at once).
     rows_passes_trace.py RRX OUT_DIR
     warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
 Kernel 2 of the trace is the variant; compare it with its row of
@@ -19,7 +20,7 @@ ROWS, COLS, BLOCK, UNROLL = 1024, 8192, 256, 4
 GIB = 1 << 30
 IN, OUT = BASE + GIB, BASE + 2 * GIB
 HEADER = ("-kernel name = probe_rows\n-kernel id = 2\n-grid dim = ({rows},1,1)\n"
-          "-block dim = ({block},1,1)\n-shmem = 0\n-nregs = 24\n-binary version = 90\n"
+          "-block dim = ({block},1,1)\n-shmem = 0\n-nregs = 40\n-binary version = 90\n"
           "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
           "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
           "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
