@@ -11,66 +11,48 @@
 #include <vector>
 
 #include "clock_probe.cuh"  // global_ns, sm_id
-#include "l2_sequences.cuh"
+#include "rows_passes.cuh"
 
 namespace {
 
 using namespace l2seq;
 
-constexpr int kRows = 1024, kCols = 8192, kBlock = 256, kMaxPasses = 3;
+using rows::kRows;
+constexpr int kMaxPasses = 3;
 
 __device__ unsigned long long g_stamp[kRows * (kMaxPasses + 1)];
 __device__ unsigned int g_sm[kRows];
 
 __global__ void probe_rows(const float* __restrict__ in, float* __restrict__ out, const char* passes,
                            int n_passes, float* sink) {
-  const size_t base = static_cast<size_t>(blockIdx.x) * kCols;
+  const size_t base = static_cast<size_t>(blockIdx.x) * rows::kCols;
   if (threadIdx.x == 0) {
     g_stamp[blockIdx.x * (kMaxPasses + 1)] = global_ns();
     g_sm[blockIdx.x] = sm_id();
   }
   float acc = 0.0f;
   for (int p = 0; p < n_passes; ++p) {
-    const char kind = passes[p];
-    for (int c = threadIdx.x; c < kCols; c += kBlock) {
-      if (kind == 'W') {
-        out[base + c] = acc + static_cast<float>(c);
-      } else {
-        const float v = in[base + c];
-        acc += v;
-        if (kind == 'X') out[base + c] = v * 0.5f;
-      }
-    }
+    rows::pass(in, out, base, passes[p], acc);
     __syncthreads();
     if (threadIdx.x == 0) g_stamp[blockIdx.x * (kMaxPasses + 1) + p + 1] = global_ns();
   }
   if (acc == 12345.0f) *sink = acc;
 }
 
-const char* kVariants[] = {"RR", "RRR", "RX", "RRX"};
+const std::vector<const char*> kVariants = {"RR", "RRR", "RX", "RRX"};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Sequence> seqs;
-  for (const char* v : kVariants) seqs.push_back({std::string("rows/") + v, {{"rows", 32}}});
+  const std::vector<Sequence> seqs = rows::sequences(kVariants);
   if (list_requested(argc, argv, seqs, "")) return 0;
-  const size_t bytes = static_cast<size_t>(kRows) * kCols * sizeof(float);
-  float4* in = zeroed(bytes);
-  float4* out = zeroed(bytes);
-  char* names = nullptr;
-  TWIN_CHECK(cudaMalloc(&names, 8 * 8));
-  for (int i = 0; i < 4; ++i) {
-    TWIN_CHECK(cudaMemcpy(names + 8 * i, kVariants[i], std::strlen(kVariants[i]) + 1,
-                          cudaMemcpyHostToDevice));
-  }
+  const rows::Buffers b = rows::allocate(kVariants);
   std::printf("variant\tcta\tsm\tstart_ns\tpass1_ns\tpass2_ns\tpass3_ns\n");
   size_t next = 0;
   run_sequences(seqs, [&](const Step&, size_t, float* sink) {
     const int v = static_cast<int>(next++);
     const int n = static_cast<int>(std::strlen(kVariants[v]));
-    probe_rows<<<kRows, kBlock>>>(reinterpret_cast<const float*>(in),
-                                  reinterpret_cast<float*>(out), names + 8 * v, n, sink);
+    probe_rows<<<kRows, rows::kBlock>>>(b.in, b.out, b.names + 8 * v, n, sink);
     TWIN_CHECK(cudaDeviceSynchronize());
     std::vector<unsigned long long> stamp(kRows * (kMaxPasses + 1));
     std::vector<unsigned int> sm(kRows);
