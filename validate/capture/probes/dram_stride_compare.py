@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Simulates the strided HBM read probe (dram_stride_trace.py) and prints, per launch (stride in
+floats, CTAs), gpc__cycles_elapsed.max on the H200 (the median of the runs in
+validate/reference/h200/dram_stride.tsv) and simulated, with the DRAM read bandwidth of each.
+    dram_stride_compare.py WARPSIM [--set PATH=VALUE ...]
+"""
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REF = os.path.join(HERE, "..", "..", "reference", "h200", "dram_stride.tsv")
+SM_HZ = 1.96e9  # the H200 preset's SM clock (clocks.sm_mhz)
+
+
+def main():
+    warpsim, extra = sys.argv[1], sys.argv[2:]
+    runs = {}
+    for r in csv.DictReader(open(REF), delimiter="\t"):
+        key = (int(r["stride"]), int(r["ctas"]))
+        runs.setdefault(key, []).append((float(r["gpc__cycles_elapsed.max"]),
+                                         float(r["gpc__cycles_elapsed.avg.per_second"]),
+                                         float(r["dram__bytes_read.sum"])))
+    print("stride\tctas\tH200 cycles\tsimulated\terror\tH200 GB/s\tsimulated GB/s")
+    errors = []
+    with tempfile.TemporaryDirectory() as t:
+        for key, values in runs.items():
+            launch = "%d_%d" % key
+            subprocess.run([sys.executable, os.path.join(HERE, "dram_stride_trace.py"), t, launch],
+                           check=True)
+            with tempfile.NamedTemporaryFile(suffix=".json") as out:
+                subprocess.run([warpsim, "run", "--trace", os.path.join(t, launch, "kernelslist.g"),
+                                "--arch", "h200", "--json", out.name, "--quiet"] + extra,
+                               check=True, stdout=subprocess.DEVNULL)
+                m = json.load(open(out.name))["kernels"][0]["metrics"]
+            cycles = statistics.median(v[0] for v in values)
+            hz = statistics.median(v[1] for v in values)
+            measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
+            sim = m["gpc__cycles_elapsed.max"]
+            sim_gbs = m["dram__bytes_read.sum"] / (sim / SM_HZ) / 1e9
+            errors.append(abs(sim / cycles - 1))
+            print(f"{key[0]}\t{key[1]}\t{cycles:.0f}\t{sim:.0f}\t{100 * (sim / cycles - 1):+.1f}%\t"
+                  f"{measured_gbs:.0f}\t{sim_gbs:.0f}")
+    print(f"mean absolute error {100 * statistics.mean(errors):.1f}%")
+
+
+if __name__ == "__main__":
+    main()
