@@ -5,11 +5,10 @@ simulated: the difference of gpc__cycles_elapsed.max between 1024 and 512 iterat
     coalesced_latency_compare.py WARPSIM [--set PATH=VALUE ...]
 """
 import csv
-import json
 import os
-import subprocess
 import sys
-import tempfile
+
+import probe_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200", "coalesced_latency.tsv")
@@ -21,15 +20,8 @@ def main():
                 for r in csv.DictReader(open(REF), delimiter="\t")}
     sim = {}
     for key in measured:
-        with tempfile.TemporaryDirectory() as t:
-            shape = "%d_%d_%d" % key
-            subprocess.run([sys.executable, os.path.join(HERE, "coalesced_latency_trace.py"), t, shape],
-                           check=True)
-            with tempfile.NamedTemporaryFile(suffix=".json") as out:
-                subprocess.run([warpsim, "run", "--trace", os.path.join(t, shape, "kernelslist.g"),
-                                "--arch", "h200", "--json", out.name, "--quiet"] + extra,
-                               check=True, stdout=subprocess.DEVNULL)
-                sim[key] = json.load(open(out.name))["kernels"][0]["metrics"]["gpc__cycles_elapsed.max"]
+        sim[key] = probe_trace.simulate(warpsim, os.path.join(HERE, "coalesced_latency_trace.py"),
+                                        "%d_%d_%d" % key, extra)["gpc__cycles_elapsed.max"]
     print("threads\tlanes\tH200 cycles/iter\tsimulated\tdifference")
     for threads in (32, 256):
         for lanes in (1, 8, 16, 32):

@@ -18,10 +18,6 @@ SHAPES = [(t, lanes, iters) for t in (32, 256) for lanes in (1, 8, 16, 32) for i
 
 
 def write(out, threads, lanes, iters):
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    probe_trace.CTAS, probe_trace.THREADS = CTAS, threads
     warps = CTAS * threads // 32
 
     def iterations(first):
@@ -34,8 +30,7 @@ def write(out, threads, lanes, iters):
             yield [f"0020 {mask:08x} 1 R5 LDG.E.CONSTANT 1 R4 4 1 0x{line:016x} 4 0",
                    "0030 ffffffff 1 R8 FADD 2 R5 R8 0 0"]
 
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        probe_trace.write_kernel(f, f"probe_lanes_{lanes}", 1, iterations)
+    probe_trace.write_launch(out, f"probe_lanes_{lanes}", CTAS, threads, iterations)
 
 
 def main():

@@ -5,12 +5,11 @@ validate/reference/h200/dram_stride.tsv) and simulated, with the DRAM read bandw
     dram_stride_compare.py WARPSIM [--set PATH=VALUE ...]
 """
 import csv
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+import probe_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200", "dram_stride.tsv")
@@ -27,24 +26,17 @@ def main():
                                          float(r["dram__bytes_read.sum"])))
     print("stride\tctas\tH200 cycles\tsimulated\terror\tH200 GB/s\tsimulated GB/s")
     errors = []
-    with tempfile.TemporaryDirectory() as t:
-        for key, values in runs.items():
-            launch = "%d_%d" % key
-            subprocess.run([sys.executable, os.path.join(HERE, "dram_stride_trace.py"), t, launch],
-                           check=True)
-            with tempfile.NamedTemporaryFile(suffix=".json") as out:
-                subprocess.run([warpsim, "run", "--trace", os.path.join(t, launch, "kernelslist.g"),
-                                "--arch", "h200", "--json", out.name, "--quiet"] + extra,
-                               check=True, stdout=subprocess.DEVNULL)
-                m = json.load(open(out.name))["kernels"][0]["metrics"]
-            cycles = statistics.median(v[0] for v in values)
-            hz = statistics.median(v[1] for v in values)
-            measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
-            sim = m["gpc__cycles_elapsed.max"]
-            sim_gbs = m["dram__bytes_read.sum"] / (sim / SM_HZ) / 1e9
-            errors.append(abs(sim / cycles - 1))
-            print(f"{key[0]}\t{key[1]}\t{cycles:.0f}\t{sim:.0f}\t{100 * (sim / cycles - 1):+.1f}%\t"
-                  f"{measured_gbs:.0f}\t{sim_gbs:.0f}")
+    for key, values in runs.items():
+        m = probe_trace.simulate(warpsim, os.path.join(HERE, "dram_stride_trace.py"), "%d_%d" % key,
+                                 extra)
+        cycles = statistics.median(v[0] for v in values)
+        hz = statistics.median(v[1] for v in values)
+        measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
+        sim = m["gpc__cycles_elapsed.max"]
+        sim_gbs = m["dram__bytes_read.sum"] / (sim / SM_HZ) / 1e9
+        errors.append(abs(sim / cycles - 1))
+        print(f"{key[0]}\t{key[1]}\t{cycles:.0f}\t{sim:.0f}\t{100 * (sim / cycles - 1):+.1f}%\t"
+              f"{measured_gbs:.0f}\t{sim_gbs:.0f}")
     print(f"mean absolute error {100 * statistics.mean(errors):.1f}%")
 
 

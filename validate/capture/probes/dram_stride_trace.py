@@ -18,10 +18,6 @@ LAUNCHES = [(8, 1056), (16, 1056), (32, 1056), (64, 1056), (128, 1056), (256, 10
 
 
 def write(out, stride, ctas):
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    probe_trace.CTAS, probe_trace.THREADS = ctas, 256
     grid = ctas * 256
 
     def iterations(first):
@@ -30,8 +26,7 @@ def write(out, stride, ctas):
             yield [f"0020 ffffffff 1 R5 LDG.E.CONSTANT 1 R4 4 1 0x{addr:016x} {4 * stride} 0",
                    "0030 ffffffff 1 R0 FADD 2 R5 R0 0"]
 
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        probe_trace.write_kernel(f, f"probe_stride_{stride}", 1, iterations)
+    probe_trace.write_launch(out, f"probe_stride_{stride}", ctas, 256, iterations)
 
 
 def main():

@@ -1,8 +1,14 @@
-"""The Accel-Sim trace of a probe's grid-stride kernel, shared by dirty_l2_trace.py and
-partial_writes_trace.py: CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp
-reading its thread index (two S2R), then per loop iteration the probe's memory instructions and
-the loop's IADD3 / ISETP / BRA, then EXIT.
+"""The Accel-Sim trace of a probe's grid-stride kernel, shared by the probes' *_trace.py scripts:
+CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp reading its thread index
+(two S2R), then per loop iteration the probe's memory instructions and the loop's IADD3 / ISETP /
+BRA, then EXIT. write_launch puts one such kernel in a directory of its own, and simulate runs a
+launch's trace on the simulator, for the probes' *_compare.py scripts.
 """
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
 CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
 
@@ -29,3 +35,27 @@ def write_kernel(f, name, kernel_id, iterations):
             lines.append("0070 ffffffff 0 EXIT 0 0 0")
             f.write(f"warp = {warp}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
         f.write("#END_TB\n\n")
+
+
+def write_launch(out, name, ctas, threads, iterations):
+    """Writes OUT/kernelslist.g and OUT/kernel-1.traceg: kernel `name` of `ctas` CTAs of `threads`
+    threads, whose warps run `iterations` (as write_kernel)."""
+    global CTAS, THREADS
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    CTAS, THREADS = ctas, threads
+    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
+        write_kernel(f, name, 1, iterations)
+
+
+def simulate(warpsim, trace_script, launch, extra):
+    """Writes `launch` with `trace_script` (a *_trace.py taking OUT_DIR and launch names), runs it
+    on the H200 preset with the `extra` arguments, and returns its first kernel's metrics."""
+    with tempfile.TemporaryDirectory() as t:
+        subprocess.run([sys.executable, trace_script, t, launch], check=True)
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            subprocess.run([warpsim, "run", "--trace", os.path.join(t, launch, "kernelslist.g"),
+                            "--arch", "h200", "--json", out.name, "--quiet"] + extra,
+                           check=True, stdout=subprocess.DEVNULL)
+            return json.load(open(out.name))["kernels"][0]["metrics"]
