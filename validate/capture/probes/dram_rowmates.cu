@@ -11,17 +11,19 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
-#include "../../../workloads/cuda/twins.cuh"
+#include "dram_probe.cuh"
 
 namespace {
 
 constexpr int kBlock = 256;
 constexpr int kCtas = 1056;
 constexpr size_t kPairs = size_t{1} << 20;
-constexpr size_t kDistances[] = {128,          256,           256 + 512,          256 + 512 * 3,
-                                 256 + 512 * 7, 256 + 512 * 15, 256 + 512 * 63,    256 + 512 * 95,
-                                 256 + 512 * 191, 256 + 512 * 383, 256 + 512 * 1535, 256 + 512 * 6143};
+constexpr size_t kDistances[] = {
+    128,             256,             256 + 512,        256 + 512 * 3,   256 + 512 * 7,
+    256 + 512 * 15,  256 + 512 * 63,  256 + 512 * 95,   256 + 512 * 191, 256 + 512 * 383,
+    256 + 512 * 1535, 256 + 512 * 6143};
 
 __global__ void probe_pairs(const float* __restrict__ in, float* __restrict__ out, size_t pairs,
                             size_t distance_floats) {
@@ -36,13 +38,6 @@ __global__ void probe_pairs(const float* __restrict__ in, float* __restrict__ ou
   if (acc == 1234.5f) out[blockIdx.x] = acc;  // never true: keeps the loads, writes nothing
 }
 
-__global__ void fill(float* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    p[i] = 1.0f;
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -52,18 +47,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   const size_t floats = kPairs * 128 + (256 + 512 * 6143) / 4 + 1;
-  float* in = nullptr;
-  float* out = nullptr;
-  TWIN_CHECK(cudaMalloc(&in, floats * sizeof(float)));
-  TWIN_CHECK(cudaMalloc(&out, 2048 * sizeof(float)));
-  fill<<<4096, 256>>>(in, floats);
-  TWIN_CHECK(cudaDeviceSynchronize());
-  for (size_t d : kDistances) {
-    probe_pairs<<<kCtas, kBlock>>>(in, out, kPairs, d / 4);
-    TWIN_CHECK(cudaGetLastError());
-    TWIN_CHECK(cudaDeviceSynchronize());
-  }
-  TWIN_CHECK(cudaFree(in));
-  TWIN_CHECK(cudaFree(out));
+  const int launches = static_cast<int>(std::size(kDistances));
+  dram_probe::run(floats, launches, [](int k, const float* in, float* out) {
+    probe_pairs<<<kCtas, kBlock>>>(in, out, kPairs, kDistances[k] / 4);
+  });
   return 0;
 }

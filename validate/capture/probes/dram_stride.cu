@@ -13,8 +13,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
-#include "../../../workloads/cuda/twins.cuh"
+#include "dram_probe.cuh"
 
 namespace {
 
@@ -39,13 +40,6 @@ __global__ void probe_stride(const float* __restrict__ in, float* __restrict__ o
   if (acc == 1234.5f) out[blockIdx.x] = acc;  // never true: keeps the loads, writes nothing
 }
 
-__global__ void fill(float* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    p[i] = 1.0f;
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,18 +49,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   const size_t floats = kCount * kMaxStride;  // 2 GiB
-  float* in = nullptr;
-  float* out = nullptr;
-  TWIN_CHECK(cudaMalloc(&in, floats * sizeof(float)));
-  TWIN_CHECK(cudaMalloc(&out, 2048 * sizeof(float)));
-  fill<<<4096, 256>>>(in, floats);
-  TWIN_CHECK(cudaDeviceSynchronize());
-  for (const Launch& l : kLaunches) {
-    probe_stride<<<l.ctas, kBlock>>>(in, out, kCount, l.stride);
-    TWIN_CHECK(cudaGetLastError());
-    TWIN_CHECK(cudaDeviceSynchronize());
-  }
-  TWIN_CHECK(cudaFree(in));
-  TWIN_CHECK(cudaFree(out));
+  const int launches = static_cast<int>(std::size(kLaunches));
+  dram_probe::run(floats, launches, [](int k, const float* in, float* out) {
+    probe_stride<<<kLaunches[k].ctas, kBlock>>>(in, out, kCount, kLaunches[k].stride);
+  });
   return 0;
 }
