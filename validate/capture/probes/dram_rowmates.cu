@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     for (size_t d : kDistances) std::printf("%zu\n", d);
     return 0;
   }
-  const size_t floats = kPairs * 128 + (256 + 512 * 6143) / 4 + 1;
+  const size_t floats = kPairs * 128 + kDistances[std::size(kDistances) - 1] / 4 + 1;
   const int launches = static_cast<int>(std::size(kDistances));
   dram_probe::run(floats, launches, [](int k, const float* in, float* out) {
     probe_pairs<<<kCtas, kBlock>>>(in, out, kPairs, kDistances[k] / 4);

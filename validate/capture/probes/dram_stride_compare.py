@@ -13,7 +13,6 @@ import probe_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200", "dram_stride.tsv")
-SM_HZ = 1.96e9  # the H200 preset's SM clock (clocks.sm_mhz)
 
 
 def main():
@@ -33,7 +32,7 @@ def main():
         hz = statistics.median(v[1] for v in values)
         measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
         sim = m["gpc__cycles_elapsed.max"]
-        sim_gbs = m["dram__bytes_read.sum"] / (sim / SM_HZ) / 1e9
+        sim_gbs = m["dram__bytes_read.sum"] / m["gpu__time_duration.sum"]  # bytes per ns
         errors.append(abs(sim / cycles - 1))
         print(f"{key[0]}\t{key[1]}\t{cycles:.0f}\t{sim:.0f}\t{100 * (sim / cycles - 1):+.1f}%\t"
               f"{measured_gbs:.0f}\t{sim_gbs:.0f}")
