@@ -69,6 +69,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "launch.cta_sm_order",    // SM 0
     "launch.cta_sm_priority",  // SM 0
     "l2.dirty_victim_skip",    // 0: the policy's pick
+    "hbm.timings.request_gap_cycles",  // 0: back-to-back requests
 };
 
 // Sizes and counts the models decompose into address bits.

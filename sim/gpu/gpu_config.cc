@@ -355,6 +355,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (t.has_refi_cycles()) d.refi_cycles = t.refi_cycles();
   if (t.has_rfc_cycles()) d.rfc_cycles = t.rfc_cycles();
   if (t.has_rfcpb_cycles()) d.rfcpb_cycles = t.rfcpb_cycles();
+  if (t.has_request_gap_cycles()) d.request_gap_cycles = t.request_gap_cycles();
 
   // The description's HBM latency is load-to-use from an SM for an unloaded L2 miss (pointer
   // chase over a footprint far beyond the L2, so its lines' homes are spread over the partitions:

@@ -218,6 +218,7 @@ void DramChannel::issue(const DramCandidate& c, Cycle now, bool writes) {
   }
   e.remaining &= static_cast<std::uint8_t>(e.remaining - 1);  // clear the lowest sector
   if (e.remaining != 0) return;
+  bus_free_ = data_end + t.request_gap_cycles;
   if (writes) {
     ++counters_.writes;
   } else {

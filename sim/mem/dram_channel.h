@@ -12,7 +12,8 @@
 //   any four ACTs                  tFAW        RD/WR -> RD/WR, other / same group   tCCD_S / tCCD_L
 //   WR data end -> RD              tWTR        RD -> WR                     tRTW
 //   RD -> data                     CL          WR -> data                   CWL
-// and the data bus carries one burst at a time. Rows stay open until a request to another row of
+// and the data bus carries one burst at a time, left idle for `request_gap_cycles` after each
+// request's last burst (the controller's cost per request, whatever its sector count). Rows stay open until a request to another row of
 // the bank needs a PRE (open-row policy). Reads wait in the read queue; the channel serves writes
 // when the write queue reaches `write_drain_high` (until it falls to `write_drain_low`) or when no
 // read waits. Achievable bandwidth therefore emerges from row locality, bank parallelism and the
@@ -79,6 +80,8 @@ struct DramTiming {
   /// tRFCpb: per-bank refresh to ACT of that bank; nonzero: banks refresh one at a time, in turn,
   /// one every tREFI / banks (the others keep working), instead of all-bank refreshes.
   std::uint32_t rfcpb_cycles = 0;
+  /// Data-bus cycles idle after a request's last burst before the next request's first burst.
+  std::uint32_t request_gap_cycles = 0;
 };
 
 /// One channel's timings, bus and queues.

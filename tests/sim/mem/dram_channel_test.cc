@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -103,6 +104,29 @@ TEST(MemDramChannel, ASectorMaskCostsOneBurstPerSector) {
   EXPECT_EQ(b.sm.latency(1), 25u);
   EXPECT_EQ(b.channel.counters().bytes_read, 96u);
   EXPECT_EQ(b.channel.counters().bus_busy_cycles, 6u);
+}
+
+TEST(MemDramChannel, RequestGapIdlesTheBusBetweenRequestsOnly) {
+  DramChannelConfig c = test_config();
+  c.timing.ccd_l_cycles = 2;  // the bus (2 cycles a burst) bounds back-to-back reads of one bank
+  const auto run = [&](std::uint32_t gap) {
+    c.timing.request_gap_cycles = gap;
+    Bench b(c);
+    b.sm.push(0, read(0, 1));                            // opens row 0
+    b.sm.push(100, read(128, 2));                        // row hits, one sector each
+    b.sm.push(100, read(256, 3));
+    b.sm.push(200, MemRequest::read(512, 0b0011, 4, 0));  // one request, two sectors
+    b.engine.run();
+    EXPECT_EQ(b.channel.counters().bus_busy_cycles, 10u);
+    return std::array<Cycle, 3>{b.sm.received_at.at(2), b.sm.received_at.at(3), b.sm.latency(4)};
+  };
+  const auto none = run(0);
+  const auto gap = run(3);
+  EXPECT_EQ(none[1] - none[0], 2u);  // the second burst follows the first
+  EXPECT_EQ(gap[0], none[0]);
+  EXPECT_EQ(gap[1] - gap[0], 2u + 3u);  // the bus idles 3 cycles between the requests
+  EXPECT_EQ(gap[2], none[2]);           // but not between one request's bursts
+  EXPECT_EQ(none[2], 1u + 9 + 2 + 2);   // in, CL, two bursts
 }
 
 void row_hit_after_conflict(const std::string& scheduler, Cycle expect_hit, Cycle expect_conflict) {
