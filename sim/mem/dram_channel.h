@@ -13,11 +13,11 @@
 //   WR data end -> RD              tWTR        RD -> WR                     tRTW
 //   RD -> data                     CL          WR -> data                   CWL
 // and the data bus carries one burst at a time, left idle for `request_gap_cycles` after each
-// request's last burst (the controller's cost per request, whatever its sector count). Rows stay open until a request to another row of
-// the bank needs a PRE (open-row policy). Reads wait in the read queue; the channel serves writes
-// when the write queue reaches `write_drain_high` (until it falls to `write_drain_low`) or when no
-// read waits. Achievable bandwidth therefore emerges from row locality, bank parallelism and the
-// timings; nothing scales it by a constant efficiency.
+// request's last burst (the controller's cost per request, whatever its sector count). Rows stay
+// open until a request to another row of the bank needs a PRE (open-row policy). Reads wait in the
+// read queue; the channel serves writes when the write queue reaches `write_drain_high` (until it
+// falls to `write_drain_low`) or when no read waits. Achievable bandwidth therefore emerges from
+// row locality, bank parallelism and the timings; nothing scales it by a constant efficiency.
 //
 // Timing contract: a read request visible at the channel at cycle t whose row is open, with the
 // bus and bank free, is answered at t + CL + burst cycles (visible at the response port's
