@@ -55,15 +55,16 @@ def main():
                 for launch in launches:
                     tasks[(v, probe, launch)] = pool.submit(
                         simulate, warpsim, script, launch, extra + ["--set", f"l1.mshrs={v}"])
+        errors = {}
         print("mshrs\tprobe\tlaunch\tH200 cycles\tsimulated\terror")
         for (v, probe, launch), f in tasks.items():
             h200 = probes[probe][1][launch]
+            errors[(v, probe, launch)] = (f.result() - h200) / h200 * 100
             print(f"{v}\t{probe}\t{launch}\t{h200:.0f}\t{f.result():.0f}\t"
-                  f"{(f.result() - h200) / h200 * 100:+.1f}%")
+                  f"{errors[(v, probe, launch)]:+.1f}%")
     print("\nmshrs\t" + "\t".join(probes) + "\tall (mean absolute error)")
     for v in values:
-        per = {p: [abs(tasks[(v, p, l)].result() - h) / h * 100 for l, h in probes[p][1].items()]
-               for p in probes}
+        per = {p: [abs(errors[(v, p, l)]) for l in probes[p][1]] for p in probes}
         both = [e for p in probes for e in per[p]]
         print(f"{v}\t" + "\t".join(f"{statistics.mean(per[p]):.2f}%" for p in probes) +
               f"\t{statistics.mean(both):.2f}%")
