@@ -19,11 +19,12 @@ int popcount8(std::uint8_t mask) { return static_cast<int>(traces::popcount(mask
 }  // namespace
 
 Lsu::Lsu(const SmMemoryConfig& config, SmMemoryCounters& counters, SmMemoryCompletions& completions,
-         engine::Port<mem::MemRequest>& requests)
+         engine::Port<mem::MemRequest>& requests, MioPipe& data_path)
     : config_(config),
       counters_(counters),
       completions_(completions),
       requests_(requests),
+      data_path_(data_path),
       lines_(CoalescerConfig{config.l1_line_bytes, config.l1_sector_bytes}),
       l1_(config, 0),
       mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots, config.l1_max_sectors_in_flight),
@@ -142,7 +143,8 @@ void Lsu::run_stage_cycle(engine::Cycle at) {
     const Request& head = queues_[static_cast<std::size_t>(stage_queue_)].front();
     stage_op_ = free_ops_.back();
     free_ops_.pop_back();
-    ops_[stage_op_] = Op{head.warp_slot, head.op_id, 0, 0};
+    ops_[stage_op_] = Op{head.warp_slot, head.op_id, 0, 0,
+                         head.kind == LsuKind::kLoad ? head.lines.count : 0};
     line_index_ = 0;
     sectors_left_ = head.lines.count > 0 ? popcount8(head.lines.lines[0].sectors) : 0;
   }
@@ -302,10 +304,7 @@ void Lsu::finish_stage_op(engine::Cycle at) {
     // from the next cycle on.
     op.ready = at + 1;
   }
-  if (op.pending == 0) {
-    completions_.schedule(op.ready, op.warp_slot, op.op_id);
-    free_ops_.push_back(index);
-  }
+  if (op.pending == 0) complete(index);
   queue.head = (queue.head + 1) % static_cast<int>(queue.slots.size());
   --queue.size;
   --queued_;
@@ -316,10 +315,17 @@ void Lsu::op_line_done(std::uint32_t index, engine::Cycle ready) {
   op.ready = std::max(op.ready, ready);
   --op.pending;
   const bool in_stage = stage_queue_ >= 0 && stage_op_ == index;
-  if (op.pending == 0 && !in_stage) {
+  if (op.pending == 0 && !in_stage) complete(index);
+}
+
+void Lsu::complete(std::uint32_t index) {
+  const Op& op = ops_[index];
+  if (config_.l1_load_data_uses_shared_path && op.lines > 0) {
+    data_path_.return_load_data(op.warp_slot, op.op_id, op.lines, op.ready);
+  } else {
     completions_.schedule(op.ready, op.warp_slot, op.op_id);
-    free_ops_.push_back(index);
   }
+  free_ops_.push_back(index);
 }
 
 void Lsu::on_response(const mem::MemResponse& response, engine::Cycle now) {

@@ -27,6 +27,9 @@
 // core sees lg_throttle. Instructions without recorded lane addresses take one tag-stage cycle and
 // are timed as hits, with no traffic.
 //
+// With l1_load_data_uses_shared_path, a load's data then passes the shared-memory data path
+// (MioPipe::return_load_data, one wavefront per line) before the load completes.
+//
 // Left out: the texture path, L1 write-back of local memory, atomics' extra t-stage passes,
 // sector-granular bandwidth of the data stage and of the miss path beyond the port's capacity.
 #pragma once
@@ -38,6 +41,7 @@
 #include "sim/core/l1_cache.h"
 #include "sim/core/l1_mshr.h"
 #include "sim/core/lsu_lines.h"
+#include "sim/core/mio_pipe.h"
 #include "sim/core/sm_memory_access.h"
 #include "sim/core/sm_memory_completions.h"
 #include "sim/core/sm_memory_config.h"
@@ -56,9 +60,10 @@ enum class LsuSpace : std::uint8_t { kGlobal, kLocal };
 class Lsu {
  public:
   /// `config` must be valid; every reference must outlive the LSU. Requests leave on `requests`,
-  /// whose sender must be the SM component calling advance().
+  /// whose sender must be the SM component calling advance(). Loads' data passes `data_path`
+  /// when config.l1_load_data_uses_shared_path is set.
   Lsu(const SmMemoryConfig& config, SmMemoryCounters& counters, SmMemoryCompletions& completions,
-      engine::Port<mem::MemRequest>& requests);
+      engine::Port<mem::MemRequest>& requests, MioPipe& data_path);
 
   /// Starts a kernel: a cold L1 of the capacity the carve-out leaves. Throws
   /// warpsim::InternalError when anything is in flight and warpsim::InputError for a carve-out
@@ -116,6 +121,7 @@ class Lsu {
     std::uint32_t op_id = 0;
     engine::Cycle ready = 0;  // latest ready cycle of its lines so far
     int pending = 0;          // lines waiting on MSHR entries
+    int lines = 0;            // lines a load's data fills (its data-path wavefronts); 0: no data
   };
 
   void count_request(const Request& request);
@@ -126,11 +132,14 @@ class Lsu {
   void send(const mem::MemRequest& request, engine::Cycle at);
   void finish_stage_op(engine::Cycle at);
   void op_line_done(std::uint32_t op, engine::Cycle ready);
+  // Completes op `index` at op.ready, through the data path for a load's data, and frees it.
+  void complete(std::uint32_t index);
 
   const SmMemoryConfig& config_;
   SmMemoryCounters& counters_;
   SmMemoryCompletions& completions_;
   engine::Port<mem::MemRequest>& requests_;
+  MioPipe& data_path_;
   LsuLineBuilder lines_;
   L1Cache l1_;
   L1MshrTable mshrs_;

@@ -127,12 +127,23 @@ void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioK
 }
 
 engine::Cycle MioPipe::next_cycle() const {
-  if (queued_ == 0) return engine::kSleep;
-  engine::Cycle earliest = engine::kSleep;
+  if (queued_ == 0 && returns_.empty()) return engine::kSleep;
+  engine::Cycle earliest = returns_.empty() ? engine::kSleep : returns_.front().entry.enqueued;
   for (const Queue& queue : queues_) {
     if (queue.size > 0) earliest = std::min(earliest, queue.front().enqueued);
   }
   return std::max(earliest, data_path_free_);
+}
+
+void MioPipe::return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int wavefronts,
+                               engine::Cycle ready) {
+  const int lines = std::max(wavefronts, 1);
+  // The first line's data is ready (lines - 1) cycles before the last's; unloaded, the load
+  // completes at `ready` as without the data path.
+  const auto lead = static_cast<engine::Cycle>(lines - 1);
+  const engine::Cycle first = ready > lead ? ready - lead : 0;
+  returns_.push_back(Return{Entry{warp_slot, op_id, first, lines, 0}, return_sequence_++});
+  std::push_heap(returns_.begin(), returns_.end(), later);
 }
 
 engine::Cycle MioPipe::read_operands(std::uint32_t bytes, engine::Cycle now) {
@@ -156,9 +167,23 @@ void MioPipe::settle_operand_reads(engine::Cycle at) {
 }
 
 void MioPipe::advance(engine::Cycle now) {
-  while (queued_ > 0) {
+  while (queued_ > 0 || !returns_.empty()) {
     const engine::Cycle at = next_cycle();
     if (at > now) return;
+    if (!returns_.empty() && returns_.front().entry.enqueued <= at) {
+      // A load's data goes ahead of the accesses issued after it was ready.
+      engine::Cycle oldest = engine::kSleep;
+      for (const Queue& queue : queues_) {
+        if (queue.size > 0) oldest = std::min(oldest, queue.front().enqueued);
+      }
+      if (returns_.front().entry.enqueued <= oldest) {
+        std::pop_heap(returns_.begin(), returns_.end(), later);
+        const Entry entry = returns_.back().entry;
+        returns_.pop_back();
+        start_entry(entry, at);
+        continue;
+      }
+    }
     // Round robin over the sub-partitions whose head was issued by `at`.
     const int count = static_cast<int>(queues_.size());
     for (int i = 0; i < count; ++i) {
@@ -174,7 +199,13 @@ void MioPipe::advance(engine::Cycle now) {
 }
 
 void MioPipe::start(Queue& queue, engine::Cycle at) {
-  const Entry& entry = queue.front();
+  start_entry(queue.front(), at);
+  queue.head = (queue.head + 1) % static_cast<int>(queue.slots.size());
+  --queue.size;
+  --queued_;
+}
+
+void MioPipe::start_entry(const Entry& entry, engine::Cycle at) {
   // Operand reads waiting for the path take one wavefront for each of this access's.
   settle_operand_reads(at);
   const std::uint64_t shared = std::min<std::uint64_t>(
@@ -184,9 +215,6 @@ void MioPipe::start(Queue& queue, engine::Cycle at) {
   completions_.schedule(at + static_cast<engine::Cycle>(entry.latency) + wavefronts - 1,
                         entry.warp_slot, entry.op_id);
   data_path_free_ = at + wavefronts;
-  queue.head = (queue.head + 1) % static_cast<int>(queue.slots.size());
-  --queue.size;
-  --queued_;
 }
 
 }  // namespace warpsim::core

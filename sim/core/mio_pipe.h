@@ -17,9 +17,17 @@
 // and shares evenly with MIO accesses otherwise: an access that starts while reads are owed holds
 // the path one extra cycle per wavefront, up to the backlog, so that neither side starves.
 //
-// Left out: the MIO's separate instruction-queue and register-read stages; contention between MIO
-// and L1 traffic for the unified data array (on the H200 global load data waits behind the queued
-// shared accesses, validate/reference/h200/data_array.tsv); the extra cost of conflicted shared
+// Load data (return_load_data, with l1_load_data_uses_shared_path): a global or local load's data
+// reaches the registers through the same data array, one wavefront per line it touches, so a
+// load that is ready at the L1 waits for the shared accesses queued before it (on the H200 an
+// L1-hit load chase takes 577 cycles a hop beside 3 warps of 32-way conflicted shared loads, 39
+// alone; validate/reference/h200/data_array.tsv). Such a return is served ahead of every queued
+// access issued after its data was ready and behind every one issued before; among the
+// sub-partitions the round robin stays. Unloaded, a load completes when its data is ready.
+//
+// Left out: the MIO's separate instruction-queue and register-read stages; the SM-wide line that
+// takes accesses from the sub-partitions' queues (an access still in its sub-partition's queue is
+// not ahead of a load return on the H200 either); stores' and fills' data-array writes; the extra cost of conflicted shared
 // stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
 // conflicted loads take about 2k + 9 cycles each, lds_rate.tsv); the constant cache's misses
 // (every constant load hits); and the served order: sub-partitions round robin, where the H200
@@ -69,14 +77,19 @@ class MioPipe {
   /// bank width bytes) to the reads the data path owes; returns the earliest cycle they can end.
   engine::Cycle read_operands(std::uint32_t bytes, engine::Cycle now);
 
+  /// Queues the data of load (warp_slot, op_id), `wavefronts` lines of it, ready at the L1 at
+  /// cycle `ready`: the load completes once the data path has moved it.
+  void return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int wavefronts,
+                        engine::Cycle ready);
+
   /// Starts every queued access whose start cycle is at or before `now`.
   void advance(engine::Cycle now);
 
   /// The next cycle at which a queued access can start, or engine::kSleep when none is queued.
   engine::Cycle next_cycle() const;
 
-  /// Instructions waiting in the queues.
-  int queued() const { return queued_; }
+  /// Instructions waiting in the queues, load returns included.
+  int queued() const { return queued_ + static_cast<int>(returns_.size()); }
 
   /// Wavefronts and conflicts of a shared access (widths above 16 bytes are split into 16-byte
   /// pieces, each costed separately). Throws warpsim::InputError for an unsupported width.
@@ -100,7 +113,17 @@ class MioPipe {
 
   // Distinct addresses among the active lanes (constant-cache serialisation).
   static int distinct_addresses(const WarpAccess& access);
+  // A load's data waiting for the data path, ordered by the cycle it may start.
+  struct Return {
+    Entry entry;
+    std::uint64_t sequence = 0;  // ties: the order of return_load_data calls
+  };
+  static bool later(const Return& a, const Return& b) {
+    return a.entry.enqueued != b.entry.enqueued ? a.entry.enqueued > b.entry.enqueued
+                                                : a.sequence > b.sequence;
+  }
   void start(Queue& queue, engine::Cycle at);
+  void start_entry(const Entry& entry, engine::Cycle at);
   // Pays the operand backlog with the cycles the path was idle before `at`.
   void settle_operand_reads(engine::Cycle at);
 
@@ -110,6 +133,8 @@ class MioPipe {
   SmMemoryCompletions& completions_;
   std::vector<Queue> queues_;
   int queued_ = 0;
+  std::vector<Return> returns_;       // a min-heap on (enqueued, sequence)
+  std::uint64_t return_sequence_ = 0;
   int round_robin_ = 0;               // sub-partition served first at the next start
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
   std::uint64_t operand_backlog_ = 0;  // matrix-operand wavefronts the data path still owes

@@ -48,7 +48,7 @@ SmMemoryPipeline::SmMemoryPipeline(const SmMemoryConfig& config, const SmMemoryP
     : config_(validated(config)),
       responses_(ports.responses),
       mio_(config_, counters_, completions_),
-      lsu_(config_, counters_, completions_, request_port(ports)) {
+      lsu_(config_, counters_, completions_, request_port(ports), mio_) {
   // Every queued or waiting instruction has at most one pending completion.
   completions_.reserve(static_cast<std::size_t>(config_.mio_queue_depth_per_sm) +
                        static_cast<std::size_t>(config_.lsu_queue_depth_per_sm) +
@@ -201,6 +201,7 @@ engine::Cycle SmMemoryPipeline::advance(engine::Cycle now, CompletionSink& sink)
   while (responses_->has_message()) lsu_.on_response(responses_->pop(), now);
   mio_.advance(now);
   lsu_.advance(now);
+  mio_.advance(now);  // load data the tag stage made ready by now
   completions_.deliver(now, sink);
   const engine::Cycle next = next_cycle();
   return next <= now ? now + 1 : next;

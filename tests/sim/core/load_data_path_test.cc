@@ -1,0 +1,90 @@
+// Loads' data on the shared-memory data path (SmMemoryConfig::l1_load_data_uses_shared_path,
+// MioPipe::return_load_data): exact completion cycles of global loads beside shared accesses.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "sim/core/sm_memory_config.h"
+#include "tests/sim/core/mock_memory.h"
+
+namespace warpsim::core {
+namespace {
+
+using testing::Bench;
+using testing::opcode;
+using testing::strided;
+using traces::AccessKind;
+using traces::MemSpace;
+
+const traces::OpcodeInfo kLdg = opcode(MemSpace::kGlobal, AccessKind::kLoad);
+const traces::OpcodeInfo kLds = opcode(MemSpace::kShared, AccessKind::kLoad);
+
+constexpr engine::Cycle kMemory = 100;         // mock latency
+constexpr engine::Cycle kMiss = 1 + kMemory + 1;  // ports + memory, fill 0
+constexpr engine::Cycle kHit = 40;             // SmMemoryConfig's default l1_hit_latency_cycles
+constexpr engine::Cycle kShared = 29;          // its shared_latency_cycles
+
+SmMemoryConfig shared_path(bool on) {
+  SmMemoryConfig config;
+  config.l1_load_data_uses_shared_path = on;
+  return config;
+}
+
+// Lane i reads float tile[i][0] of a 32 x 32 tile: 32 wavefronts.
+testing::Lanes column32() { return strided(0x100, 128); }
+
+TEST(CoreLoadDataPath, AnUnloadedLoadCompletesAsWithoutThePath) {
+  for (const bool on : {false, true}) {
+    Bench bench(shared_path(on));
+    const auto miss = bench.add(0, kLdg, strided(0x1000, 4));
+    const auto hit = bench.add(500, kLdg, strided(0x1000, 4));
+    // A 16-byte load over four lines: four wavefronts, still done when its last line is ready.
+    const auto wide = bench.add(1000, kLdg, strided(0x4000, 16));
+    const auto wide_hit = bench.add(2000, kLdg, strided(0x4000, 16));
+    bench.run();
+    EXPECT_EQ(bench.done(miss), kMiss) << on;
+    EXPECT_EQ(bench.done(hit), 500 + kHit) << on;
+    EXPECT_EQ(bench.done(wide), 1000 + 3 + kMiss) << on;  // the fourth line is looked up 3 later
+    EXPECT_EQ(bench.done(wide_hit), 2000 + 3 + kHit) << on;
+  }
+}
+
+TEST(CoreLoadDataPath, LoadDataWaitsBehindSharedAccessesQueuedBeforeIt) {
+  // Two 32-way shared loads hold the path from cycle 500 to 563; the L1 hit's data, ready at
+  // 540, moves at 564. A shared load issued at 545, after that data was ready, goes after it.
+  for (const bool on : {false, true}) {
+    Bench bench(shared_path(on));
+    bench.add(0, kLdg, strided(0x1000, 4));
+    const auto lds_a = bench.add(500, kLds, column32(), 0xffffffffu, 1);
+    const auto lds_b = bench.add(500, kLds, column32(), 0xffffffffu, 2);
+    const auto hit = bench.add(500, kLdg, strided(0x1000, 4), 0xffffffffu, 0);
+    const auto late = bench.add(545, kLds, strided(0x100, 4), 0xffffffffu, 3);
+    bench.run();
+    EXPECT_EQ(bench.done(lds_a), 500 + kShared + 31);
+    EXPECT_EQ(bench.done(lds_b), 532 + kShared + 31);
+    if (on) {
+      EXPECT_EQ(bench.done(hit), 564u);
+      EXPECT_EQ(bench.done(late), 565 + kShared);
+    } else {
+      EXPECT_EQ(bench.done(hit), 500 + kHit);
+      EXPECT_EQ(bench.done(late), 564 + kShared);
+    }
+  }
+}
+
+TEST(CoreLoadDataPath, SharedAccessesIssuedAfterTheDataWaitBehindIt) {
+  // A wide load's four lines fill at kMiss to kMiss + 3; a 32-way shared load issued after
+  // they are ready waits for their four wavefronts, one issued before goes first.
+  Bench bench(shared_path(true));
+  const auto wide = bench.add(0, kLdg, strided(0x4000, 16));
+  const auto before = bench.add(kMiss, kLds, column32(), 0xffffffffu, 1);
+  const auto after = bench.add(kMiss + 10, kLds, column32(), 0xffffffffu, 2);
+  bench.run();
+  EXPECT_EQ(bench.done(before), kMiss + kShared + 31);
+  // The load's data, ready from kMiss + 3 - 3 on, waits for `before`'s 32 wavefronts.
+  EXPECT_EQ(bench.done(wide), kMiss + 32 + 3);
+  EXPECT_EQ(bench.done(after), kMiss + 36 + kShared + 31);
+}
+
+}  // namespace
+}  // namespace warpsim::core
