@@ -167,31 +167,32 @@ void MioPipe::settle_operand_reads(engine::Cycle at) {
 }
 
 void MioPipe::advance(engine::Cycle now) {
+  const int count = static_cast<int>(queues_.size());
   while (queued_ > 0 || !returns_.empty()) {
     const engine::Cycle at = next_cycle();
     if (at > now) return;
+    // Round robin over the sub-partitions whose head was issued by `at` and, after the last of
+    // them (turn `count`), the load data ready by `at`; a client with nothing ready is skipped.
     if (!returns_.empty() && returns_.front().entry.enqueued <= at) {
-      // A load's data goes ahead of the accesses issued after it was ready.
-      engine::Cycle oldest = engine::kSleep;
+      bool other = false;
       for (const Queue& queue : queues_) {
-        if (queue.size > 0) oldest = std::min(oldest, queue.front().enqueued);
+        other = other || (queue.size > 0 && queue.front().enqueued <= at);
       }
-      if (returns_.front().entry.enqueued <= oldest) {
+      if (!other || round_robin_ == count) {
         std::pop_heap(returns_.begin(), returns_.end(), later);
         const Entry entry = returns_.back().entry;
         returns_.pop_back();
         start_entry(entry, at);
+        round_robin_ = 0;
         continue;
       }
     }
-    // Round robin over the sub-partitions whose head was issued by `at`.
-    const int count = static_cast<int>(queues_.size());
     for (int i = 0; i < count; ++i) {
       const int smsp = (round_robin_ + i) % count;
       Queue& queue = queues_[static_cast<std::size_t>(smsp)];
       if (queue.size > 0 && queue.front().enqueued <= at) {
         start(queue, at);
-        round_robin_ = (smsp + 1) % count;
+        round_robin_ = smsp + 1;  // count: the load data's turn
         break;
       }
     }

@@ -19,15 +19,19 @@
 //
 // Load data (return_load_data, with l1_load_data_uses_shared_path): a global or local load's data
 // reaches the registers through the same data array, one wavefront per line it touches, so a
-// load that is ready at the L1 waits for the shared accesses queued before it (on the H200 an
-// L1-hit load chase takes 577 cycles a hop beside 3 warps of 32-way conflicted shared loads, 39
-// alone; validate/reference/h200/data_array.tsv). Such a return is served ahead of every queued
-// access issued after its data was ready and behind every one issued before; among the
-// sub-partitions the round robin stays. Unloaded, a load completes when its data is ready.
+// load that is ready at the L1 waits while shared accesses hold the path (on the H200 an L1-hit
+// load chase takes 4385 / 8434 / 16482 cycles for 48 hops beside 3 / 7 / 15 warps of 32-way
+// conflicted shared loads, 1849 alone; validate/reference/h200/data_array.tsv). The loads' data
+// is one more client of the round robin, served after the last sub-partition; among loads, in
+// the order their data was ready. Unloaded, a load completes when its data is ready.
+// validate/capture/probes/data_array_trace.py replays the probe: 1585 / 4954 / 6519 / 6519
+// cycles at 0 / 3 / 7 / 15 bank warps (a turn in the round robin does not grow with the warps
+// queued, as the H200's wait does; data in line behind every queued access would wait twice
+// the H200's time, as the model's one-wavefront shared-load chase there does: 4881 / 13035 /
+// 30178 against 4090 / 8110 / 16363).
 //
 // Left out: the MIO's separate instruction-queue and register-read stages; the SM-wide line that
-// takes accesses from the sub-partitions' queues (an access still in its sub-partition's queue is
-// not ahead of a load return on the H200 either); stores' and fills' data-array writes; the extra cost of conflicted shared
+// takes accesses from the sub-partitions' queues; stores' and fills' data-array writes; the extra cost of conflicted shared
 // stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
 // conflicted loads take about 2k + 9 cycles each, lds_rate.tsv); the constant cache's misses
 // (every constant load hits); and the served order: sub-partitions round robin, where the H200
@@ -113,7 +117,7 @@ class MioPipe {
 
   // Distinct addresses among the active lanes (constant-cache serialisation).
   static int distinct_addresses(const WarpAccess& access);
-  // A load's data waiting for the data path, ordered by the cycle it may start.
+  // A load's data waiting for the data path, ordered by the cycle it was ready.
   struct Return {
     Entry entry;
     std::uint64_t sequence = 0;  // ties: the order of return_load_data calls
@@ -135,7 +139,7 @@ class MioPipe {
   int queued_ = 0;
   std::vector<Return> returns_;       // a min-heap on (enqueued, sequence)
   std::uint64_t return_sequence_ = 0;
-  int round_robin_ = 0;               // sub-partition served first at the next start
+  int round_robin_ = 0;  // sub-partition served first at the next start; sub_partitions: loads' data
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
   std::uint64_t operand_backlog_ = 0;  // matrix-operand wavefronts the data path still owes
   engine::Cycle operand_settled_ = 0;  // cycle up to which idle time has paid the backlog

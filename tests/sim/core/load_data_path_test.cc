@@ -49,9 +49,10 @@ TEST(CoreLoadDataPath, AnUnloadedLoadCompletesAsWithoutThePath) {
   }
 }
 
-TEST(CoreLoadDataPath, LoadDataWaitsBehindSharedAccessesQueuedBeforeIt) {
-  // Two 32-way shared loads hold the path from cycle 500 to 563; the L1 hit's data, ready at
-  // 540, moves at 564. A shared load issued at 545, after that data was ready, goes after it.
+TEST(CoreLoadDataPath, LoadDataTakesItsTurnAfterTheLastSubPartition) {
+  // Two 32-way shared loads from sub-partitions 1 and 2 hold the path from cycle 500 to 563; the
+  // L1 hit's data is ready at 540. At 564 a shared load that sub-partition 3 issued at 545 has
+  // the turn; the load's data moves next, at 565.
   for (const bool on : {false, true}) {
     Bench bench(shared_path(on));
     bench.add(0, kLdg, strided(0x1000, 4));
@@ -62,28 +63,23 @@ TEST(CoreLoadDataPath, LoadDataWaitsBehindSharedAccessesQueuedBeforeIt) {
     bench.run();
     EXPECT_EQ(bench.done(lds_a), 500 + kShared + 31);
     EXPECT_EQ(bench.done(lds_b), 532 + kShared + 31);
-    if (on) {
-      EXPECT_EQ(bench.done(hit), 564u);
-      EXPECT_EQ(bench.done(late), 565 + kShared);
-    } else {
-      EXPECT_EQ(bench.done(hit), 500 + kHit);
-      EXPECT_EQ(bench.done(late), 564 + kShared);
-    }
+    EXPECT_EQ(bench.done(late), 564 + kShared);
+    EXPECT_EQ(bench.done(hit), on ? 565u : 500 + kHit);
   }
 }
 
-TEST(CoreLoadDataPath, SharedAccessesIssuedAfterTheDataWaitBehindIt) {
-  // A wide load's four lines fill at kMiss to kMiss + 3; a 32-way shared load issued after
-  // they are ready waits for their four wavefronts, one issued before goes first.
+TEST(CoreLoadDataPath, LoadDataWaitsForTheTurnsBeforeIts) {
+  // A 16-byte load's four lines fill at kMiss to kMiss + 3. A 32-way shared load from
+  // sub-partition 1 took the path at kMiss; at kMiss + 32 sub-partition 2's, issued at kMiss + 10,
+  // comes before the load's data in the round robin, which then moves its four wavefronts.
   Bench bench(shared_path(true));
   const auto wide = bench.add(0, kLdg, strided(0x4000, 16));
   const auto before = bench.add(kMiss, kLds, column32(), 0xffffffffu, 1);
   const auto after = bench.add(kMiss + 10, kLds, column32(), 0xffffffffu, 2);
   bench.run();
   EXPECT_EQ(bench.done(before), kMiss + kShared + 31);
-  // The load's data, ready from kMiss + 3 - 3 on, waits for `before`'s 32 wavefronts.
-  EXPECT_EQ(bench.done(wide), kMiss + 32 + 3);
-  EXPECT_EQ(bench.done(after), kMiss + 36 + kShared + 31);
+  EXPECT_EQ(bench.done(after), kMiss + 32 + kShared + 31);
+  EXPECT_EQ(bench.done(wide), kMiss + 64 + 3);
 }
 
 }  // namespace
