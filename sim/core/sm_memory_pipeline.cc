@@ -190,6 +190,10 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
     }
   }
   if (path == Path::kMio) {
+    // LDSM / STSM: only the first 8 lanes per matrix supply a row address.
+    if (info.address_lanes < kWarpLanes) {
+      access.mask &= (std::uint32_t{1} << info.address_lanes) - 1;
+    }
     mio_.issue(op.warp_slot, op.op_id, op.sub_partition, mio_kind(info), access, now);
   } else {
     const LsuSpace space = info.space == MemSpace::kLocal ? LsuSpace::kLocal : LsuSpace::kGlobal;

@@ -57,6 +57,9 @@ struct OpcodeInfo {
   MemSpace space = MemSpace::kNone;                 ///< Memory space, kNone if not memory.
   AccessKind access = AccessKind::kNone;            ///< Access kind, kNone if not memory.
   uint16_t width_bytes = 0;  ///< Bytes per lane for memory instructions (0 for others and TMA).
+  /// Lanes whose addresses the access uses: 32, or 8 per 8x8 matrix of LDSM / STSM (.1, .2, .4;
+  /// the other lanes' addresses are ignored, PTX ISA ldmatrix / stmatrix).
+  uint8_t address_lanes = 32;
   uint8_t flags = 0;         ///< OpFlag bits.
   IsaMask isas = 0;          ///< ISAs whose instruction set has this base opcode.
   bool known = false;        ///< False when the ISA table has no entry (op_class is UNKNOWN).

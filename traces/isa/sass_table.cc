@@ -92,6 +92,24 @@ uint16_t width_from_repeat(std::string_view rest) {
   return width;
 }
 
+// LDSM / STSM move 8x8 matrices of 16-bit elements, one 16-byte row per lane of the first 8 x n
+// lanes: n from the modifier after M88 / MT88 (LDSM.16.MT88.2), 1 when there is none.
+uint8_t matrix_address_lanes(std::string_view rest) {
+  bool after_shape = false;
+  uint8_t lanes = 32;
+  for_each_modifier(rest, [&](std::string_view token) {
+    if (token == "M88" || token == "MT88") {
+      after_shape = true;
+      lanes = 8;
+    } else if (after_shape) {
+      if (token == "2") lanes = 16;
+      if (token == "4") lanes = 32;
+      after_shape = false;
+    }
+  });
+  return lanes;
+}
+
 }  // namespace
 
 OpcodeInfo classify_sass(std::string_view mnemonic) {
@@ -126,6 +144,7 @@ OpcodeInfo classify_sass(std::string_view mnemonic) {
     } else {
       info.width_bytes = entry.width;
     }
+    if (base == "LDSM" || base == "STSM") info.address_lanes = matrix_address_lanes(rest);
   }
   return info;
 }

@@ -179,6 +179,19 @@ TEST(CoreMioPipe, WideAccessesSplitIntoSixteenBytePieces) {
   EXPECT_EQ(bench.counters().shared_ld_wavefronts, 2u * 4u * 2u);
 }
 
+TEST(CoreMioPipe, MatrixLoadMovesOnlyTheRowsOfItsAddressLanes) {
+  // LDSM.16.MT88.2: lanes 0-15 give the two matrices' 16 row addresses (256 bytes, 2
+  // wavefronts), as Nsight Compute counts it on the H200 (validate/reference/h200/source_sass.csv,
+  // flash_attention); the other lanes' addresses are ignored.
+  traces::OpcodeInfo ldsm = opcode(MemSpace::kShared, AccessKind::kLoad, 16);
+  ldsm.address_lanes = 16;
+  Bench bench;
+  const auto id = bench.add(0, ldsm, strided(0, 16));
+  bench.run();
+  EXPECT_EQ(bench.counters().shared_ld_wavefronts, 2u);
+  EXPECT_EQ(bench.done(id), 29u + 1u);
+}
+
 TEST(CoreMioPipe, UnsupportedWidthIsAnInputError) {
   Bench bench;
   const traces::OpcodeInfo lds96 = opcode(MemSpace::kShared, AccessKind::kLoad, 12);

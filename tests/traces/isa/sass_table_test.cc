@@ -136,6 +136,16 @@ TEST(IsaSassTest, UniformConstantLoadKeepsUniformClass) {
   EXPECT_TRUE(info.has(kOpUniform));
 }
 
+TEST(IsaSassTest, MatrixLoadsAndStoresTakeEightAddressLanesPerMatrix) {
+  // ldmatrix / stmatrix: threads 0-7 give matrix 0's row addresses, 8-15 matrix 1's, and so on.
+  EXPECT_EQ(classify_sass("LDSM.16.M88").address_lanes, 8);
+  EXPECT_EQ(classify_sass("LDSM.16.MT88.2").address_lanes, 16);
+  EXPECT_EQ(classify_sass("LDSM.16.M88.4").address_lanes, 32);
+  EXPECT_EQ(classify_sass("STSM.16.MT88.2").address_lanes, 16);
+  EXPECT_EQ(classify_sass("LDS.128").address_lanes, 32);
+  EXPECT_EQ(classify_sass("LDG.E.128").address_lanes, 32);
+}
+
 TEST(IsaSassTest, TextureLoadsUseTexturePath) {
   const OpcodeInfo info = classify_sass("TEX.SCR.LL");
   EXPECT_EQ(info.op_class, arch::TEXTURE);
