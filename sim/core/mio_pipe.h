@@ -31,8 +31,8 @@
 // 30178 against 4090 / 8110 / 16363).
 //
 // Left out: the MIO's separate instruction-queue and register-read stages; the SM-wide line that
-// takes accesses from the sub-partitions' queues; stores' and fills' data-array writes; the extra cost of conflicted shared
-// stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
+// takes accesses from the sub-partitions' queues; stores' and fills' data-array writes; the extra
+// cost of conflicted shared stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
 // conflicted loads take about 2k + 9 cycles each, lds_rate.tsv); the constant cache's misses
 // (every constant load hits); and the served order: sub-partitions round robin, where the H200
 // serves a light load after the heavy ones queued before it (data_array.tsv).
@@ -139,7 +139,7 @@ class MioPipe {
   int queued_ = 0;
   std::vector<Return> returns_;       // a min-heap on (enqueued, sequence)
   std::uint64_t return_sequence_ = 0;
-  int round_robin_ = 0;  // sub-partition served first at the next start; sub_partitions: loads' data
+  int round_robin_ = 0;  // client served first at the next start; sub_partitions: loads' data
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
   std::uint64_t operand_backlog_ = 0;  // matrix-operand wavefronts the data path still owes
   engine::Cycle operand_settled_ = 0;  // cycle up to which idle time has paid the backlog

@@ -65,7 +65,8 @@ def probe_warp(kind):
             lines.append(f"0240 ffffffff 1 R4 LDG.E 1 R4 4 0 "
                          f"{addresses(probe_trace.BASE + 128 * line, 4)} 0")
         elif kind == "lds":
-            lines.append(f"0240 ffffffff 1 R4 LDS 1 R4 4 0 {addresses(SHARED_RING + 128 * line, 4)} 0")
+            ring = addresses(SHARED_RING + 128 * line, 4)
+            lines.append(f"0240 ffffffff 1 R4 LDS 1 R4 4 0 {ring} 0")
         else:
             lines.append("0240 ffffffff 1 R4 IADD3 1 R4 0")
         line = next_line(line)
