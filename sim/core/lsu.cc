@@ -144,7 +144,7 @@ void Lsu::run_stage_cycle(engine::Cycle at) {
     stage_op_ = free_ops_.back();
     free_ops_.pop_back();
     ops_[stage_op_] = Op{head.warp_slot, head.op_id, 0, 0,
-                         head.kind == LsuKind::kLoad ? head.lines.count : 0};
+                         head.kind == LsuKind::kLoad ? head.lines.count : 0, stage_queue_};
     line_index_ = 0;
     sectors_left_ = head.lines.count > 0 ? popcount8(head.lines.lines[0].sectors) : 0;
   }
@@ -321,7 +321,7 @@ void Lsu::op_line_done(std::uint32_t index, engine::Cycle ready) {
 void Lsu::complete(std::uint32_t index) {
   const Op& op = ops_[index];
   if (config_.l1_load_data_uses_shared_path && op.lines > 0) {
-    data_path_.return_load_data(op.warp_slot, op.op_id, op.lines, op.ready);
+    data_path_.return_load_data(op.warp_slot, op.op_id, op.smsp, op.lines, op.ready);
   } else {
     completions_.schedule(op.ready, op.warp_slot, op.op_id);
   }

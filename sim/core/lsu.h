@@ -122,6 +122,7 @@ class Lsu {
     engine::Cycle ready = 0;  // latest ready cycle of its lines so far
     int pending = 0;          // lines waiting on MSHR entries
     int lines = 0;            // lines a load's data fills (its data-path wavefronts); 0: no data
+    int smsp = 0;             // the sub-partition that issued it
   };
 
   void count_request(const Request& request);

@@ -126,24 +126,29 @@ void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioK
   advance(now);
 }
 
+engine::Cycle MioPipe::Queue::next_ready() const {
+  engine::Cycle earliest = returns.empty() ? engine::kSleep : returns.front().entry.enqueued;
+  return size > 0 ? std::min(earliest, front().enqueued) : earliest;
+}
+
 engine::Cycle MioPipe::next_cycle() const {
-  if (queued_ == 0 && returns_.empty()) return engine::kSleep;
-  engine::Cycle earliest = returns_.empty() ? engine::kSleep : returns_.front().entry.enqueued;
-  for (const Queue& queue : queues_) {
-    if (queue.size > 0) earliest = std::min(earliest, queue.front().enqueued);
-  }
+  if (queued() == 0) return engine::kSleep;
+  engine::Cycle earliest = engine::kSleep;
+  for (const Queue& queue : queues_) earliest = std::min(earliest, queue.next_ready());
   return std::max(earliest, data_path_free_);
 }
 
-void MioPipe::return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int wavefronts,
-                               engine::Cycle ready) {
+void MioPipe::return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int smsp,
+                               int wavefronts, engine::Cycle ready) {
   const int lines = std::max(wavefronts, 1);
   // The first line's data is ready (lines - 1) cycles before the last's; unloaded, the load
   // completes at `ready` as without the data path.
   const auto lead = static_cast<engine::Cycle>(lines - 1);
   const engine::Cycle first = ready > lead ? ready - lead : 0;
-  returns_.push_back(Return{Entry{warp_slot, op_id, first, lines, 0}, return_sequence_++});
-  std::push_heap(returns_.begin(), returns_.end(), later);
+  std::vector<Return>& returns = queues_[static_cast<std::size_t>(smsp)].returns;
+  returns.push_back(Return{Entry{warp_slot, op_id, first, lines, 0}, return_sequence_++});
+  std::push_heap(returns.begin(), returns.end(), later);
+  ++returns_queued_;
 }
 
 engine::Cycle MioPipe::read_operands(std::uint32_t bytes, engine::Cycle now) {
@@ -168,35 +173,33 @@ void MioPipe::settle_operand_reads(engine::Cycle at) {
 
 void MioPipe::advance(engine::Cycle now) {
   const int count = static_cast<int>(queues_.size());
-  while (queued_ > 0 || !returns_.empty()) {
+  while (queued() > 0) {
     const engine::Cycle at = next_cycle();
     if (at > now) return;
-    // Round robin over the sub-partitions whose head was issued by `at` and, after the last of
-    // them (turn `count`), the load data ready by `at`; a client with nothing ready is skipped.
-    if (!returns_.empty() && returns_.front().entry.enqueued <= at) {
-      bool other = false;
-      for (const Queue& queue : queues_) {
-        other = other || (queue.size > 0 && queue.front().enqueued <= at);
-      }
-      if (!other || round_robin_ == count) {
-        std::pop_heap(returns_.begin(), returns_.end(), later);
-        const Entry entry = returns_.back().entry;
-        returns_.pop_back();
-        start_entry(entry, at);
-        round_robin_ = 0;
-        continue;
-      }
-    }
+    // Round robin over the sub-partitions with a client ready by `at`.
     for (int i = 0; i < count; ++i) {
       const int smsp = (round_robin_ + i) % count;
       Queue& queue = queues_[static_cast<std::size_t>(smsp)];
-      if (queue.size > 0 && queue.front().enqueued <= at) {
-        start(queue, at);
-        round_robin_ = smsp + 1;  // count: the load data's turn
+      if (queue.next_ready() <= at) {
+        start_next(queue, at);
+        round_robin_ = (smsp + 1) % count;
         break;
       }
     }
   }
+}
+
+void MioPipe::start_next(Queue& queue, engine::Cycle at) {
+  if (queue.size > 0 &&
+      (queue.returns.empty() || queue.front().enqueued <= queue.returns.front().entry.enqueued)) {
+    start(queue, at);
+    return;
+  }
+  std::pop_heap(queue.returns.begin(), queue.returns.end(), later);
+  const Entry entry = queue.returns.back().entry;
+  queue.returns.pop_back();
+  --returns_queued_;
+  start_entry(entry, at);
 }
 
 void MioPipe::start(Queue& queue, engine::Cycle at) {

@@ -21,14 +21,11 @@
 // reaches the registers through the same data array, one wavefront per line it touches, so a
 // load that is ready at the L1 waits while shared accesses hold the path (on the H200 an L1-hit
 // load chase takes 4385 / 8434 / 16482 cycles for 48 hops beside 3 / 7 / 15 warps of 32-way
-// conflicted shared loads, 1849 alone; validate/reference/h200/data_array.tsv). The loads' data
-// is one more client of the round robin, served after the last sub-partition; among loads, in
-// the order their data was ready. Unloaded, a load completes when its data is ready.
-// validate/capture/probes/data_array_trace.py replays the probe: 1585 / 4954 / 6519 / 6519
-// cycles at 0 / 3 / 7 / 15 bank warps (a turn in the round robin does not grow with the warps
-// queued, as the H200's wait does; data in line behind every queued access would wait twice
-// the H200's time, as the model's one-wavefront shared-load chase there does: 4881 / 13035 /
-// 30178 against 4090 / 8110 / 16363).
+// conflicted shared loads, 1849 alone, about as long as a one-wavefront shared-load chase there:
+// 4090 / 8110 / 16363; validate/reference/h200/data_array.tsv). The data takes the turn of the
+// sub-partition that issued the load, in line with that sub-partition's queued accesses by the
+// cycle each was ready (issued, for an access). Unloaded, a load completes when its data is
+// ready. validate/capture/probes/data_array_trace.py replays the probe.
 //
 // Left out: the MIO's separate instruction-queue and register-read stages; the SM-wide line that
 // takes accesses from the sub-partitions' queues; stores' and fills' data-array writes; the extra
@@ -81,9 +78,9 @@ class MioPipe {
   /// bank width bytes) to the reads the data path owes; returns the earliest cycle they can end.
   engine::Cycle read_operands(std::uint32_t bytes, engine::Cycle now);
 
-  /// Queues the data of load (warp_slot, op_id), `wavefronts` lines of it, ready at the L1 at
-  /// cycle `ready`: the load completes once the data path has moved it.
-  void return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int wavefronts,
+  /// Queues the data of load (warp_slot, op_id) of sub-partition `smsp`, `wavefronts` lines of
+  /// it, ready at the L1 at cycle `ready`: the load completes once the data path has moved it.
+  void return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, int wavefronts,
                         engine::Cycle ready);
 
   /// Starts every queued access whose start cycle is at or before `now`.
@@ -93,7 +90,7 @@ class MioPipe {
   engine::Cycle next_cycle() const;
 
   /// Instructions waiting in the queues, load returns included.
-  int queued() const { return queued_ + static_cast<int>(returns_.size()); }
+  int queued() const { return queued_ + returns_queued_; }
 
   /// Wavefronts and conflicts of a shared access (widths above 16 bytes are split into 16-byte
   /// pieces, each costed separately). Throws warpsim::InputError for an unsupported width.
@@ -107,16 +104,6 @@ class MioPipe {
     int wavefronts = 1;
     int latency = 1;
   };
-  // A fixed-capacity FIFO per sub-partition.
-  struct Queue {
-    std::vector<Entry> slots;
-    int head = 0;
-    int size = 0;
-    const Entry& front() const { return slots[static_cast<std::size_t>(head)]; }
-  };
-
-  // Distinct addresses among the active lanes (constant-cache serialisation).
-  static int distinct_addresses(const WarpAccess& access);
   // A load's data waiting for the data path, ordered by the cycle it was ready.
   struct Return {
     Entry entry;
@@ -126,6 +113,22 @@ class MioPipe {
     return a.entry.enqueued != b.entry.enqueued ? a.entry.enqueued > b.entry.enqueued
                                                 : a.sequence > b.sequence;
   }
+  // A fixed-capacity FIFO per sub-partition, and its loads' data (unbounded: the LSU's ops
+  // bound it).
+  struct Queue {
+    std::vector<Entry> slots;
+    int head = 0;
+    int size = 0;
+    std::vector<Return> returns;  // a min-heap on (enqueued, sequence)
+    const Entry& front() const { return slots[static_cast<std::size_t>(head)]; }
+    // The cycle its next client (access or load data) is ready; engine::kSleep when none.
+    engine::Cycle next_ready() const;
+  };
+
+  // Distinct addresses among the active lanes (constant-cache serialisation).
+  static int distinct_addresses(const WarpAccess& access);
+  // Starts the sub-partition's client ready first, its access on a tie.
+  void start_next(Queue& queue, engine::Cycle at);
   void start(Queue& queue, engine::Cycle at);
   void start_entry(const Entry& entry, engine::Cycle at);
   // Pays the operand backlog with the cycles the path was idle before `at`.
@@ -137,9 +140,9 @@ class MioPipe {
   SmMemoryCompletions& completions_;
   std::vector<Queue> queues_;
   int queued_ = 0;
-  std::vector<Return> returns_;       // a min-heap on (enqueued, sequence)
+  int returns_queued_ = 0;
   std::uint64_t return_sequence_ = 0;
-  int round_robin_ = 0;  // client served first at the next start; sub_partitions: loads' data
+  int round_robin_ = 0;  // sub-partition served first at the next start
   engine::Cycle data_path_free_ = 0;  // first cycle the data path is free
   std::uint64_t operand_backlog_ = 0;  // matrix-operand wavefronts the data path still owes
   engine::Cycle operand_settled_ = 0;  // cycle up to which idle time has paid the backlog

@@ -85,8 +85,8 @@ struct SmMemoryConfig {
   int l1_tag_sectors_per_cycle = 4;
   /// Lines the tag stage looks up per cycle; 0: as many as the sector budget allows.
   int l1_tag_lines_per_cycle = 0;
-  /// Whether a load's data takes the shared-memory data path (one wavefront per line, a turn in
-  /// the MIO's round robin) before the load completes.
+  /// Whether a load's data takes the shared-memory data path (one wavefront per line, in line
+  /// with its sub-partition's MIO accesses) before the load completes.
   bool l1_load_data_uses_shared_path = false;
   /// Miss status holding registers: lines (or atomic requests) in flight at once (assumed).
   int l1_mshr_entries = 256;

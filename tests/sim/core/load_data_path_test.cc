@@ -49,23 +49,41 @@ TEST(CoreLoadDataPath, AnUnloadedLoadCompletesAsWithoutThePath) {
   }
 }
 
-TEST(CoreLoadDataPath, LoadDataTakesItsTurnAfterTheLastSubPartition) {
-  // Two 32-way shared loads from sub-partitions 1 and 2 hold the path from cycle 500 to 563; the
-  // L1 hit's data is ready at 540. At 564 a shared load that sub-partition 3 issued at 545 has
-  // the turn; the load's data moves next, at 565.
+TEST(CoreLoadDataPath, LoadDataWaitsInLineWithItsSubPartitionsAccesses) {
+  // Sub-partition 1's 32-way shared load holds the path from 500 to 531. Sub-partition 0 issued
+  // an L1 hit at 500 (data ready at 540) and 32-way shared loads at 520 and 550: the first takes
+  // the path at 532; at 564 the load's data, ready before the second load was issued, moves
+  // first, and the second load follows at 565.
   for (const bool on : {false, true}) {
     Bench bench(shared_path(on));
     bench.add(0, kLdg, strided(0x1000, 4));
-    const auto lds_a = bench.add(500, kLds, column32(), 0xffffffffu, 1);
-    const auto lds_b = bench.add(500, kLds, column32(), 0xffffffffu, 2);
+    const auto other = bench.add(500, kLds, column32(), 0xffffffffu, 1);
     const auto hit = bench.add(500, kLdg, strided(0x1000, 4), 0xffffffffu, 0);
-    const auto late = bench.add(545, kLds, strided(0x100, 4), 0xffffffffu, 3);
+    const auto early = bench.add(520, kLds, column32(), 0xffffffffu, 0);
+    const auto late = bench.add(550, kLds, column32(), 0xffffffffu, 0);
     bench.run();
-    EXPECT_EQ(bench.done(lds_a), 500 + kShared + 31);
-    EXPECT_EQ(bench.done(lds_b), 532 + kShared + 31);
-    EXPECT_EQ(bench.done(late), 564 + kShared);
-    EXPECT_EQ(bench.done(hit), on ? 565u : 500 + kHit);
+    EXPECT_EQ(bench.done(other), 500 + kShared + 31);
+    EXPECT_EQ(bench.done(early), 532 + kShared + 31);
+    EXPECT_EQ(bench.done(hit), on ? 564u : 500 + kHit);
+    EXPECT_EQ(bench.done(late), (on ? 565u : 564u) + kShared + 31);
   }
+}
+
+TEST(CoreLoadDataPath, LoadDataTakesItsSubPartitionsTurn) {
+  // Sub-partition 1's 32-way shared load holds the path from 500 to 531, then sub-partition 3's
+  // (issued at 510) from 532 to 563. Sub-partition 2's L1 hit has its data ready at 540, and
+  // sub-partition 0 issued a 32-way shared load at 510: at 564 the round robin comes to
+  // sub-partition 0 before 2, so the load's data moves after that load, at 596.
+  Bench bench(shared_path(true));
+  bench.add(0, kLdg, strided(0x1000, 4));
+  bench.add(500, kLds, column32(), 0xffffffffu, 1);
+  const auto hit = bench.add(500, kLdg, strided(0x1000, 4), 0xffffffffu, 2);
+  const auto third = bench.add(510, kLds, column32(), 0xffffffffu, 3);
+  const auto zeroth = bench.add(510, kLds, column32(), 0xffffffffu, 0);
+  bench.run();
+  EXPECT_EQ(bench.done(third), 532 + kShared + 31);
+  EXPECT_EQ(bench.done(zeroth), 564 + kShared + 31);
+  EXPECT_EQ(bench.done(hit), 596u);
 }
 
 TEST(CoreLoadDataPath, LoadDataWaitsForTheTurnsBeforeIts) {

@@ -4,8 +4,9 @@
 --compare WARPSIM sets the model's probe-warp times beside validate/reference/h200/data_array.tsv:
     data_array_trace.py OUT_DIR [KIND_B ...]
     data_array_trace.py --compare WARPSIM [KIND_B ...]
-One CTA of (B + 1) warps. The bank warps issue 64 shared loads each (two batches of 32, then the
-sums), every one 32-way conflicted (32 wavefronts). Warp 0 warms the 32-line ring into the L1
+One CTA of (B + 1) warps. The bank warps issue 32 shared loads each, then their sums, every one
+32-way conflicted (32 wavefronts): the source's two batches of 32 read the same addresses and
+ptxas keeps one (reference/h200/data_array_sass.txt: 32 LDS on the bank warps' path). Warp 0 warms the 32-line ring into the L1
 (ldg_hit), all warps meet at a barrier, warp 0 spends about 300 cycles on a dependent FFMA chain
 (the probe's spin) and then chases 48 dependent loads: one whole L1-resident line per global load
 (ldg_hit) or one wavefront per shared load (lds). The compared figure is the cycles from the
@@ -21,7 +22,7 @@ import probe_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200", "data_array.tsv")
-STEPS, BANK_LOADS, LINES = 48, 64, 32
+STEPS, BANK_LOADS, LINES = 48, 32, 32
 SHARED_ROWS = 0x0  # rows[32 * 32], then sring[32 * 32]
 SHARED_RING = 32 * 32 * 4
 SPIN_FFMAS = 75  # 4 cycles each: about the probe's 300
@@ -38,14 +39,13 @@ def addresses(base, stride):
 
 def bank_warp():
     lines = []
-    for half in range(2):
-        for i in range(BANK_LOADS // 2):
-            # Lane l reads rows[((l + i) % 32) * 32 + i]: 32 rows of one bank.
-            addrs = " ".join(f"0x{SHARED_ROWS + 4 * (((lane + i) % 32) * 32 + i):016x}"
-                             for lane in range(32))
-            lines.append(f"0100 ffffffff 1 R{10 + i} LDS 1 R2 4 0 {addrs} 0")
-        for i in range(BANK_LOADS // 2):
-            lines.append(f"0110 ffffffff 1 R3 IADD3 2 R3 R{10 + i} 0")
+    for i in range(BANK_LOADS):
+        # Lane l reads rows[((l + i) % 32) * 32 + i]: 32 rows of one bank.
+        addrs = " ".join(f"0x{SHARED_ROWS + 4 * (((lane + i) % 32) * 32 + i):016x}"
+                         for lane in range(32))
+        lines.append(f"0100 ffffffff 1 R{10 + i} LDS 1 R2 4 0 {addrs} 0")
+    for i in range(BANK_LOADS):
+        lines.append(f"0110 ffffffff 1 R3 IADD3 2 R3 R{10 + i} 0")
     return lines
 
 
