@@ -1,5 +1,9 @@
 #include "traces/cta_trace.h"
 
+#include <string>
+
+#include "arch/error.h"
+
 namespace warpsim::traces {
 
 void CtaTrace::reset(size_t num_warps) {
@@ -30,6 +34,11 @@ void copy_cta(const CtaTrace& from, CtaTrace& to) {
   for (size_t i = 0; i < from.warps.size(); ++i) {
     const WarpTrace& src = from.warps[i];
     WarpTrace& dst = to.warps[i];
+    if (src.more) {
+      throw InternalError("copy_cta: warp " + std::to_string(src.warp_id) +
+                          " is streamed; a copy cannot share the rest of its stream");
+    }
+    dst.more.reset();
     dst.warp_id = src.warp_id;
     dst.instructions.assign(src.instructions.begin(), src.instructions.end());
     dst.addresses.assign(src.addresses.begin(), src.addresses.end());

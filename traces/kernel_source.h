@@ -33,6 +33,12 @@ class KernelSource {
   /// Throws InputError on malformed input.
   virtual bool next_cta(CtaTrace& cta) = 0;
 
+  /// Asks the source to hand out each warp in pieces from now on: next_cta fills about
+  /// `instructions` of each warp's instructions and sets WarpTrace::more for the rest, so that a
+  /// resident CTA holds a bounded part of its warps' streams. Sources that hold their traces
+  /// whole (files, replays) ignore it; the default does.
+  virtual void stream_warps(uint32_t instructions) { (void)instructions; }
+
   /// Where the kernels come from, for messages ("kernelslist.g", "workload gemm", …).
   virtual std::string describe() const = 0;
 };

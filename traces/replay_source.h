@@ -19,6 +19,7 @@ class ReplaySource final : public KernelSource {
 
   bool next_kernel(KernelInfo& kernel) override;
   bool next_cta(CtaTrace& cta) override { return inner_->next_cta(cta); }
+  void stream_warps(uint32_t instructions) override { inner_->stream_warps(instructions); }
   std::string describe() const override { return inner_->describe(); }
 
   /// Kernels streamed so far.

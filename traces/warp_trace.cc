@@ -27,6 +27,52 @@ void WarpTrace::clear() {
   extras.clear();
   values.clear();
   line_numbers.clear();
+  more.reset();
+}
+
+void WarpTrace::drop_front(size_t count) {
+  count = std::min(count, instructions.size());
+  if (count == 0) return;
+  // The pools are appended in instruction order, so the kept instructions' entries start at the
+  // least offset any of them uses; everything before it belongs to dropped instructions.
+  size_t first_address = addresses.size();
+  size_t first_extras = extras.size();
+  size_t first_value = values.size();
+  for (size_t i = count; i < instructions.size(); ++i) {
+    const WarpInstruction& inst = instructions[i];
+    if (inst.has_lane_addresses()) first_address = std::min<size_t>(first_address, inst.mem_offset);
+    if (inst.extras == kNoExtras) continue;
+    first_extras = std::min<size_t>(first_extras, inst.extras);
+    const InstructionExtras& ex = extras[inst.extras];
+    if (ex.tma) first_address = std::min<size_t>(first_address, ex.tma->address_offset);
+    if (ex.has_values) first_value = std::min<size_t>(first_value, ex.values_offset);
+  }
+  instructions.erase(instructions.begin(), instructions.begin() + static_cast<ptrdiff_t>(count));
+  if (!line_numbers.empty()) {
+    line_numbers.erase(line_numbers.begin(),
+                       line_numbers.begin() + static_cast<ptrdiff_t>(std::min(count, line_numbers.size())));
+  }
+  addresses.erase(addresses.begin(), addresses.begin() + static_cast<ptrdiff_t>(first_address));
+  extras.erase(extras.begin(), extras.begin() + static_cast<ptrdiff_t>(first_extras));
+  values.erase(values.begin(), values.begin() + static_cast<ptrdiff_t>(first_value));
+  for (WarpInstruction& inst : instructions) {
+    if (inst.has_lane_addresses()) inst.mem_offset -= static_cast<uint32_t>(first_address);
+    if (inst.extras != kNoExtras) inst.extras -= static_cast<uint32_t>(first_extras);
+  }
+  for (InstructionExtras& ex : extras) {
+    if (ex.tma && ex.tma->address_offset >= first_address) {
+      ex.tma->address_offset -= static_cast<uint32_t>(first_address);
+    }
+    if (ex.has_values && ex.values_offset >= first_value) {
+      ex.values_offset -= static_cast<uint32_t>(first_value);
+    }
+  }
+}
+
+void WarpTrace::fill_all() {
+  while (more && more->append(*this)) {
+  }
+  more.reset();
 }
 
 void WarpTrace::set_lane_addresses(WarpInstruction& inst,

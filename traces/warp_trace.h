@@ -1,11 +1,14 @@
 // The instructions of one warp of one CTA, with the warp's side pools: lane addresses (only
 // memory instructions use them), rare extras, recorded register values and optional source line
 // numbers. clear() keeps every buffer's capacity, so a reused WarpTrace refills without
-// allocating in steady state. Accessors check their indices and throw InternalError rather than
+// allocating in steady state. A source may hand out a warp in pieces (KernelSource::
+// stream_warps): the instructions held are then the next part of its stream, and `more` produces
+// the rest on demand, so a long warp never holds its whole stream. Accessors check their indices and throw InternalError rather than
 // read out of bounds; validate() checks a filled warp and names what is wrong.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +23,19 @@ namespace warpsim::traces {
 void scatter_lane_addresses(LaneMask mask, std::span<const uint64_t> packed,
                             std::span<uint64_t, kMaxLanes> out);
 
+struct WarpTrace;
+
+/// The rest of a warp's instruction stream, produced on demand.
+class WarpStream {
+ public:
+  virtual ~WarpStream() = default;
+  /// Appends the warp's next instructions (one or more) to `warp`, with their pool entries;
+  /// false when the stream has ended, appending nothing. Called by whichever thread runs the
+  /// warp, one call at a time; a stream shares nothing mutable with other warps' streams.
+  /// Throws InputError as the source's next_cta would.
+  virtual bool append(WarpTrace& warp) = 0;
+};
+
 /// One warp's instruction stream.
 struct WarpTrace {
   uint32_t warp_id = 0;                       ///< Warp index within the CTA.
@@ -28,9 +44,19 @@ struct WarpTrace {
   std::vector<InstructionExtras> extras;      ///< Out-of-line fields.
   std::vector<uint32_t> values;               ///< Recorded register values.
   std::vector<uint32_t> line_numbers;         ///< Empty, or one source line per instruction.
+  /// The instructions after those held, when the source streams the warp; null when
+  /// `instructions` is the whole stream.
+  std::shared_ptr<WarpStream> more;
 
-  /// Empties the warp, keeping capacity.
+  /// Empties the warp (and drops `more`), keeping capacity.
   void clear();
+
+  /// Drops the first `count` instructions and the pool entries only they use, moving the rest
+  /// (and their pool offsets) to the front; capacity is kept.
+  void drop_front(size_t count);
+
+  /// Appends the rest of a streamed warp, so that `instructions` holds all of it.
+  void fill_all();
 
   /// Appends `inst`'s lane addresses (one per active lane, in lane order) and points `inst` at
   /// them; when two or more lanes are active and all have the same address, stores it once and

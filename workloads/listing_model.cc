@@ -13,7 +13,37 @@ extern const EmbeddedFile kSassListings[];
 namespace warpsim::workloads {
 namespace {
 
-// Streams the CTAs of one listing-driven kernel, generating each warp when its CTA is read.
+// The rest of one warp's stream: its own emulator (a copy of the source's, sharing the decoded
+// program) and walk, advanced a piece at a time by whichever thread runs the warp.
+class ListingWarpStream final : public traces::WarpStream {
+ public:
+  ListingWarpStream(std::shared_ptr<const SassWalker> walker, const SassEmulator& emulator,
+                    uint32_t piece)
+      : walker_(std::move(walker)), emulator_(emulator), piece_(piece) {}
+
+  /// Starts the warp: its lanes and position. Returns false when it runs to the end at once.
+  bool start(traces::LaneMask mask, traces::WarpTrace& warp) {
+    walker_->start(mask, state_);
+    return walker_->walk_some(state_, emulator_, warp, piece_);
+  }
+
+  bool append(traces::WarpTrace& warp) override {
+    if (state_.done) return false;
+    // Up to a piece in all with the instructions still held, so that the buffers keep their size.
+    const size_t held = warp.instructions.size();
+    walker_->walk_some(state_, emulator_, warp, held < piece_ ? piece_ - held : 1);
+    return warp.instructions.size() > held;
+  }
+
+ private:
+  std::shared_ptr<const SassWalker> walker_;  // holds the opcode table its ids point into
+  SassEmulator emulator_;
+  WalkState state_;
+  uint32_t piece_;
+};
+
+// Streams the CTAs of one listing-driven kernel, generating each warp when its CTA is read, or
+// with stream_warps, a piece at a time as the warp runs.
 class ListingKernelSource final : public traces::KernelSource {
  public:
   ListingKernelSource(const ModelSpec& spec, const Params& params)
@@ -23,7 +53,7 @@ class ListingKernelSource final : public traces::KernelSource {
         function_(sm90_listing().function(launch_.function.empty() ? spec.function
                                                                   : launch_.function)),
         opcodes_(std::make_shared<traces::OpcodeTable>(traces::Isa::kSm90)),
-        walker_(function_, *opcodes_),
+        walker_(std::make_shared<OwningWalker>(function_, opcodes_)),
         emulator_(function_,
                   LaunchContext{launch_.grid, launch_.block, {0, 0, 0}, 0, launch_.parameters,
                                 0x210, launch_.assumed_predicates},
@@ -63,10 +93,20 @@ class ListingKernelSource final : public traces::KernelSource {
       const uint64_t lanes = std::min<uint64_t>(32, threads - first);
       const traces::LaneMask mask = lanes == 32 ? 0xFFFFFFFFull : ((1ull << lanes) - 1);
       emulator_.start_warp(index, w);
-      walker_.walk(mask, emulator_, cta.warps[w]);
+      if (piece_ == 0) {
+        walker_->walker.walk(mask, emulator_, cta.warps[w]);
+        continue;
+      }
+      // The stream shares the walker (and through it the opcode table) for as long as the warp
+      // runs, which may be after this source is gone.
+      auto stream = std::make_shared<ListingWarpStream>(
+          std::shared_ptr<const SassWalker>(walker_, &walker_->walker), emulator_, piece_);
+      if (stream->start(mask, cta.warps[w])) cta.warps[w].more = std::move(stream);
     }
     return true;
   }
+
+  void stream_warps(uint32_t instructions) override { piece_ = instructions; }
 
   std::string describe() const override { return "workload " + spec_.name + " (" + params_ + ")"; }
 
@@ -75,9 +115,18 @@ class ListingKernelSource final : public traces::KernelSource {
   std::string params_;
   KernelLaunch launch_;
   const SassFunction& function_;
+  // A walker that keeps the opcode table its interned ids and infos point into.
+  struct OwningWalker {
+    OwningWalker(const SassFunction& function, std::shared_ptr<traces::OpcodeTable> table)
+        : opcodes(std::move(table)), walker(function, *opcodes) {}
+    std::shared_ptr<traces::OpcodeTable> opcodes;
+    SassWalker walker;
+  };
+
   std::shared_ptr<traces::OpcodeTable> opcodes_;
-  SassWalker walker_;
+  std::shared_ptr<OwningWalker> walker_;
   SassEmulator emulator_;
+  uint32_t piece_ = 0;  // instructions per piece of a streamed warp; 0: whole warps
   traces::KernelInfo info_;
   bool kernel_done_ = false;
   bool started_ = false;

@@ -131,19 +131,24 @@ Operand decode_operand(std::string_view s) {
 
 SassEmulator::SassEmulator(const SassFunction& function, LaunchContext context,
                            MemoryReader reader)
-    : function_(function),
-      context_(std::move(context)),
-      reader_(std::move(reader)),
-      dims_{context_.block.x, context_.block.y, context_.block.z,
-            context_.grid.x,  context_.grid.y,  context_.grid.z},
-      decoded_(function.instructions.size()),
-      decoded_ready_(function.instructions.size(), false) {
-  start_warp(context_.cta, context_.warp_in_cta);
+{
+  auto program = std::make_shared<Program>();
+  program->function = &function;
+  program->dims = {context.block.x, context.block.y, context.block.z,
+                   context.grid.x,  context.grid.y,  context.grid.z};
+  program->reader = std::move(reader);
+  program->decoded.reserve(function.instructions.size());
+  for (const SassInstruction& inst : function.instructions) program->decoded.push_back(decode(inst));
+  const traces::Dim3 cta = context.cta;
+  const uint32_t warp_in_cta = context.warp_in_cta;
+  program->context = std::move(context);
+  program_ = std::move(program);
+  start_warp(cta, warp_in_cta);
 }
 
 void SassEmulator::start_warp(traces::Dim3 cta, uint32_t warp_in_cta) {
-  context_.cta = cta;
-  context_.warp_in_cta = warp_in_cta;
+  cta_ = cta;
+  warp_in_cta_ = warp_in_cta;
   r_known_.fill(0);
   r_known_[255] = ~0u;
   r_[255].fill(0);
@@ -212,22 +217,18 @@ SassEmulator::Decoded SassEmulator::decode(const SassInstruction& inst) {
   return d;
 }
 
-const SassEmulator::Decoded& SassEmulator::decoded(const SassInstruction& inst) {
-  const size_t i = static_cast<size_t>(&inst - function_.instructions.data());
-  if (!decoded_ready_[i]) {
-    decoded_[i] = decode(inst);
-    decoded_ready_[i] = true;
-  }
-  return decoded_[i];
+const SassEmulator::Decoded& SassEmulator::decoded(const SassInstruction& inst) const {
+  return program_->decoded[static_cast<size_t>(&inst - program_->function->instructions.data())];
 }
 
 std::optional<uint32_t> SassEmulator::constant(int bank, uint64_t offset) const {
   if (bank != 0) return std::nullopt;
-  if (offset < 24 && offset % 4 == 0) return dims_[offset / 4];
-  const uint64_t base = context_.parameter_offset;
-  if (offset >= base && offset + 4 <= base + context_.parameters.size()) {
+  if (offset < 24 && offset % 4 == 0) return program_->dims[offset / 4];
+  const LaunchContext& context = program_->context;
+  const uint64_t base = context.parameter_offset;
+  if (offset >= base && offset + 4 <= base + context.parameters.size()) {
     uint32_t v;
-    std::memcpy(&v, context_.parameters.data() + (offset - base), 4);
+    std::memcpy(&v, context.parameters.data() + (offset - base), 4);
     return v;
   }
   return std::nullopt;
@@ -284,8 +285,8 @@ SassEmulator::Vec SassEmulator::fetch(const Operand& op, bool as64) const {
     }
     case Kind::kSpecial: {
       if (op.index == 99) break;
-      const auto& b = context_.block;
-      const uint32_t first = context_.warp_in_cta * 32;
+      const auto& b = program_->context.block;
+      const uint32_t first = warp_in_cta_ * 32;
       for (int l = 0; l < 32; ++l) {
         const uint32_t t = first + static_cast<uint32_t>(l);
         uint32_t v = 0;
@@ -293,9 +294,9 @@ SassEmulator::Vec SassEmulator::fetch(const Operand& op, bool as64) const {
           case 0: v = t % b.x; break;
           case 1: v = (t / b.x) % b.y; break;
           case 2: v = t / (b.x * b.y); break;
-          case 3: v = context_.cta.x; break;
-          case 4: v = context_.cta.y; break;
-          case 5: v = context_.cta.z; break;
+          case 3: v = cta_.x; break;
+          case 4: v = cta_.y; break;
+          case 5: v = cta_.z; break;
           case 6: v = static_cast<uint32_t>(l); break;
           default: v = 0;
         }
@@ -382,14 +383,15 @@ traces::LaneMask SassEmulator::predicate(const SassInstruction& inst, uint32_t,
   fetch_pred(guard, value, known);
   const uint32_t lanes = static_cast<uint32_t>(active);
   if ((known & lanes) != lanes) {
-    if (const auto assumed = context_.assumed_predicates.find(inst.pc);
-        assumed != context_.assumed_predicates.end()) {
+    const auto& assumed_predicates = program_->context.assumed_predicates;
+    if (const auto assumed = assumed_predicates.find(inst.pc);
+        assumed != assumed_predicates.end()) {
       return ((value & known) | (assumed->second ? ~known : 0u)) & lanes;
     }
     if (inst.base() == "BRA" || inst.base() == "EXIT") {
       throw InputError("workload model: the predicate " + traces::register_name(inst.guard) +
                        " guarding " + inst.mnemonic + " at PC " + std::to_string(inst.pc) +
-                       " of " + function_.name +
+                       " of " + program_->function->name +
                        " depends on values the model does not compute (floating point or "
                        "memory contents)");
     }
@@ -425,7 +427,7 @@ void SassEmulator::addresses(const SassInstruction& inst, uint32_t, traces::Lane
   const uint32_t lanes = static_cast<uint32_t>(active);
   if ((sum.known & lanes) != lanes) {
     throw InputError("workload model: the address of " + inst.mnemonic + " " + inst.operands +
-                     " at PC " + std::to_string(inst.pc) + " of " + function_.name +
+                     " at PC " + std::to_string(inst.pc) + " of " + program_->function->name +
                      " depends on values the model does not compute");
   }
   for (int l = 0; l < 32; ++l) {

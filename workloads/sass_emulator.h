@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,6 +47,9 @@ using MemoryReader = std::function<std::optional<uint32_t>(uint64_t address)>;
 
 class SassEmulator final : public WarpOracle {
  public:
+  /// Decodes every instruction of `function` once; copies of the emulator share the decoded
+  /// program, the launch's constants and `reader` (read-only, so copies may run on different
+  /// threads), and each has its own registers.
   SassEmulator(const SassFunction& function, LaunchContext context, MemoryReader reader = {});
 
   /// Starts a new warp: registers and predicates become unknown; decoded operands are kept.
@@ -99,13 +103,22 @@ class SassEmulator final : public WarpOracle {
     std::vector<Operand> ops;
     bool has(Mod m) const { return (mods & m) != 0; }
   };
+  /// What every warp of one launch shares, read-only once built.
+  struct Program {
+    const SassFunction* function = nullptr;
+    LaunchContext context;           ///< cta and warp_in_cta unused: each emulator has its own.
+    MemoryReader reader;
+    std::array<uint32_t, 6> dims{};  ///< c[0x0][0x0..0x14]: block and grid dimensions.
+    std::vector<Decoded> decoded;    ///< By instruction index.
+  };
+
  private:
   /// 32 lanes of one operand: values (64-bit wide reads fill all bits) and a known mask.
   struct Vec {
     std::array<uint64_t, 32> v{};
     uint32_t known = 0;
   };
-  const Decoded& decoded(const SassInstruction& inst);
+  const Decoded& decoded(const SassInstruction& inst) const;
   static Decoded decode(const SassInstruction& inst);
   Vec fetch(const Operand& op, bool as64) const;
   /// Predicate lanes: values and known mask.
@@ -115,12 +128,9 @@ class SassEmulator final : public WarpOracle {
   std::optional<uint32_t> constant(int bank, uint64_t offset) const;
   void execute(const Decoded& d, uint32_t exec);
 
-  const SassFunction& function_;
-  LaunchContext context_;
-  MemoryReader reader_;
-  std::array<uint32_t, 6> dims_{};  // c[0x0][0x0..0x14]: block and grid dimensions
-  std::vector<Decoded> decoded_;    // by instruction index
-  std::vector<bool> decoded_ready_;
+  std::shared_ptr<const Program> program_;
+  traces::Dim3 cta_{0, 0, 0};  // this warp's blockIdx
+  uint32_t warp_in_cta_ = 0;
   // Per-lane general registers and predicates; known flags one bit per lane.
   std::array<std::array<uint32_t, 32>, 256> r_{};
   std::array<uint32_t, 256> r_known_{};

@@ -251,14 +251,14 @@ void SassEmulator::execute(const Decoded& d, uint32_t exec) {
     }
     case Op::kLdg: {
       const Operand& mem = ops.back();
-      if (!reader_ || words != 1 || mem.kind != Kind::kMem || mem.base_reg < 0) break;
+      if (!program_->reader || words != 1 || mem.kind != Kind::kMem || mem.base_reg < 0) break;
       Operand base;
       base.kind = Kind::kReg;
       base.index = mem.base_reg;
       const Vec address = fetch(base, mem.wide);
       for (int l = 0; l < 32; ++l) {
         if (!((exec & address.known) >> l & 1u)) continue;
-        if (const auto word = reader_(address.v[l] + mem.imm)) {
+        if (const auto word = program_->reader(address.v[l] + mem.imm)) {
           r.v[l] = *word;
           r.known |= 1u << l;
         }

@@ -13,14 +13,6 @@ using traces::LaneMask;
 
 enum Kind : uint8_t { kPlain, kExit, kBssy, kBsync, kBranch };
 
-// A convergence-barrier frame (BSSY) or a parked path waiting to run.
-struct StackEntry {
-  bool is_barrier = false;
-  LaneMask arrived = 0;     // barrier: lanes that reached its BSYNC
-  size_t resume_index = 0;  // parked path: where it resumes; barrier: the BSYNC's successor
-  LaneMask mask = 0;        // parked path: its lanes
-};
-
 // Address of a constant-bank operand "c[0xB][0xOFF]" as bank << 32 | offset, or 0.
 uint64_t constant_address(const std::string& operands) {
   const auto c = operands.find("c[");
@@ -67,23 +59,40 @@ SassWalker::SassWalker(const SassFunction& function, traces::OpcodeTable& opcode
 }
 
 void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTrace& warp) const {
+  WalkState state;
+  start(initial_mask, state);
+  walk_some(state, oracle, warp, std::numeric_limits<uint64_t>::max());
+}
+
+void SassWalker::start(LaneMask initial_mask, WalkState& state) const {
+  state.visits.assign(function_.instructions.size(), 0);
+  state.stack.clear();
+  state.active = initial_mask;
+  state.index = 0;
+  state.emitted = 0;
+  state.done = false;
+}
+
+bool SassWalker::walk_some(WalkState& state, WarpOracle& oracle, traces::WarpTrace& warp,
+                           uint64_t max_instructions) const {
   const auto fail = [&](uint32_t pc, const std::string& what) {
     throw InputError("SASS walk of " + function_.name + " at PC " + std::to_string(pc) + ": " +
                      what);
   };
-  std::vector<uint32_t> visits(function_.instructions.size(), 0);
-  std::vector<StackEntry> stack;
+  std::vector<uint32_t>& visits = state.visits;
+  std::vector<WalkState::StackEntry>& stack = state.stack;
   std::array<uint64_t, 32> lane_addresses{};
   std::array<uint64_t, 32> packed{};
-  LaneMask active = initial_mask;
-  size_t index = 0;
-  uint64_t emitted = 0;
+  LaneMask& active = state.active;
+  size_t& index = state.index;
+  uint64_t& emitted = state.emitted;
+  uint64_t appended = 0;
 
   // Runs the next parked path, or continues past a BSYNC whose lanes all arrived; false when
   // the warp has nothing left to run.
   const auto resume = [&]() -> bool {
     while (!stack.empty()) {
-      const StackEntry top = stack.back();
+      const WalkState::StackEntry top = stack.back();
       stack.pop_back();
       if (!top.is_barrier || top.arrived != 0) {
         active = top.is_barrier ? top.arrived : top.mask;
@@ -94,11 +103,13 @@ void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTra
     return false;
   };
 
-  while (true) {
+  while (!state.done) {
     if (active == 0 || index >= function_.instructions.size()) {
-      if (!resume()) return;
+      if (!resume()) state.done = true;
       continue;
     }
+    if (appended == max_instructions) return true;
+    ++appended;
     const SassInstruction& inst = function_.instructions[index];
     const traces::OpcodeInfo& info = *infos_[index];
     const uint32_t visit = visits[index]++;
@@ -183,6 +194,7 @@ void SassWalker::walk(LaneMask initial_mask, WarpOracle& oracle, traces::WarpTra
         ++index;
     }
   }
+  return false;
 }
 
 }  // namespace warpsim::workloads

@@ -46,6 +46,23 @@ struct WalkLimits {
   uint64_t max_instructions = 100'000'000;  ///< Dynamic instructions per warp.
 };
 
+/// Where one warp's walk stands between calls, so that its stream can be generated in pieces.
+struct WalkState {
+  /// A convergence-barrier frame (BSSY) or a parked path waiting to run.
+  struct StackEntry {
+    bool is_barrier = false;
+    traces::LaneMask arrived = 0;  ///< Barrier: lanes that reached its BSYNC.
+    size_t resume_index = 0;       ///< Parked path: where it resumes; barrier: after the BSYNC.
+    traces::LaneMask mask = 0;     ///< Parked path: its lanes.
+  };
+  std::vector<uint32_t> visits;     ///< Executions so far, per static instruction.
+  std::vector<StackEntry> stack;
+  traces::LaneMask active = 0;      ///< Lanes on the path being walked.
+  size_t index = 0;                 ///< Static instruction the path is at.
+  uint64_t emitted = 0;             ///< Dynamic instructions so far.
+  bool done = false;                ///< The warp has nothing left to run.
+};
+
 /// Walks one function for many warps. Interning and classification happen once per static
 /// instruction at construction; a walk appends plain WarpInstructions to a WarpTrace.
 class SassWalker {
@@ -57,6 +74,15 @@ class SassWalker {
   /// Throws InputError naming the function and PC on a branch to a missing PC, a BSYNC without
   /// its BSSY, or more than limits.max_instructions instructions.
   void walk(traces::LaneMask initial_mask, WarpOracle& oracle, traces::WarpTrace& warp) const;
+
+  /// Puts `state` at PC 0 with `initial_mask` active lanes.
+  void start(traces::LaneMask initial_mask, WalkState& state) const;
+
+  /// Appends the next instructions of the walk in `state`, at most `max_instructions` of them;
+  /// returns true when the warp has more to run. `oracle` must be the one this warp's walk began
+  /// with (its registers carry over). Throws as walk() does.
+  bool walk_some(WalkState& state, WarpOracle& oracle, traces::WarpTrace& warp,
+                 uint64_t max_instructions) const;
 
   const SassFunction& function() const { return function_; }
 

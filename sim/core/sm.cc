@@ -96,6 +96,7 @@ void Sm::retire_warp(int slot, Cycle cycle) {
   account(cycle);
   charge(w, slot, cycle);
   w.resident = false;
+  w.trace->more.reset();  // a warp that ended early gives back the rest of its stream
   throttled_warp_changed(slot, w.smsp);
   schedulers_[w.smsp]->remove_warp(slot);
   smsp_warps_[w.smsp] &= ~(WarpMask{1} << slot);

@@ -166,6 +166,12 @@ class Sm final : public engine::Component, private CompletionSink {
   // Copies `c`'s trace into the slot's storage from trace_arena_ and points the CTA's warps
   // (already placed) at the copy.
   void copy_trace(CtaSlot& c);
+  // Checks instructions [from, end) of a warp about to run: opcode ids within the kernel's table,
+  // lane addresses within the pool.
+  void check_code(const traces::WarpTrace& warp, std::size_t from,
+                  const traces::CtaTrace& cta) const;
+  // Takes the next piece of a streamed warp's instructions, keeping the ones not yet issued.
+  void refill(Warp& w, int slot);
   // Grows slot c's storage in trace_arena_ to hold `trace` (serial phases only: the arena is
   // shared by the SMs).
   void reserve_trace(CtaSlot& c, const traces::CtaTrace& trace);

@@ -241,6 +241,9 @@ bool Sm::block(Warp& w, int slot, Cycle now, StallReason reason, Cycle until) {
 }
 
 bool Sm::evaluate(Warp& w, int slot, Cycle now) {
+  // A streamed warp takes its next piece while its last held instruction is still to issue, so
+  // that issue() always sees the instruction after the one it issues (branch redirects).
+  if (w.streamed && w.next + 1 >= w.length) refill(w, slot);
   if (!w.finished && w.next >= w.length) warp_finished(w, slot, now);
   if (w.finished) {
     if (w.outstanding_memory == 0 && w.memory_done_at <= now) {

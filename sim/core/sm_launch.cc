@@ -33,9 +33,17 @@ int Sm::launch_cta(traces::CtaTrace& cta, Cycle cycle) {
   return install_cta(cta, cycle);
 }
 
+namespace {
+// True when a warp of `cta` comes in pieces: its warps then run from their own buffers.
+bool streamed(const traces::CtaTrace& cta) {
+  return std::any_of(cta.warps.begin(), cta.warps.end(),
+                     [](const traces::WarpTrace& warp) { return warp.more != nullptr; });
+}
+}  // namespace
+
 void Sm::stage_cta(traces::CtaTrace& cta, Cycle cycle) {
   sync_opcodes(cta);
-  if (trace_arena_ != nullptr) {
+  if (trace_arena_ != nullptr && !streamed(cta)) {
     // The arena is shared and allocates only serially: grow now the slot that install_cta will
     // take, the first free one after those the CTAs staged before this one take.
     std::size_t skip = staged_cta_count_;
@@ -75,19 +83,8 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
                      std::to_string(warps) + " warps; expected 1.." +
                      std::to_string(std::popcount(free_warps_)) + " (free warp slots)");
   }
-  for (const traces::WarpTrace& warp : cta.warps) {
-    for (const traces::WarpInstruction& inst : warp.instructions) {
-      if (inst.opcode >= decoder_->size()) {
-        throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " warp " +
-                         std::to_string(warp.warp_id) + " pc 0x" + std::to_string(inst.pc) +
-                         ": opcode id " + std::to_string(inst.opcode) +
-                         " is not in the kernel's opcode table (" +
-                         std::to_string(decoder_->size()) + " entries)");
-      }
-      // Lane addresses are read from the pool (or a copy of it) without further checks.
-      if (inst.has_lane_addresses()) (void)warp.lane_addresses(inst);
-    }
-  }
+  for (const traces::WarpTrace& warp : cta.warps) check_code(warp, 0, cta);
+  const bool in_pieces = streamed(cta);
   account(cycle);
   int cta_slot = 0;
   while (ctas_[static_cast<std::size_t>(cta_slot)]->active) ++cta_slot;
@@ -119,6 +116,7 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
     w.trace = &c.trace.warps[static_cast<std::size_t>(i)];
     w.code = w.trace->instructions.data();
     w.length = static_cast<std::uint32_t>(w.trace->instructions.size());
+    w.streamed = w.trace->more != nullptr;
     w.cta_slot = static_cast<std::uint32_t>(cta_slot);
     w.warp_in_cta = static_cast<std::uint32_t>(i);
     w.smsp = static_cast<std::uint8_t>(slot % smsps_);
@@ -137,7 +135,7 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
     smsp_warps_[w.smsp] |= WarpMask{1} << slot;
     schedulers_[w.smsp]->add_warp(slot);
   }
-  if (trace_arena_ != nullptr) copy_trace(c);
+  if (trace_arena_ != nullptr && !in_pieces) copy_trace(c);
   for (int i = 0; i < warps; ++i) {
     const auto slot = static_cast<std::size_t>(c.warp_slots[static_cast<std::size_t>(i)]);
     next_code_[slot] = warps_[slot].code;
@@ -152,6 +150,40 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
         {cycle, id_, cta_slot, c.trace.index, static_cast<std::uint32_t>(warps)});
   }
   return cta_slot;
+}
+
+void Sm::check_code(const traces::WarpTrace& warp, std::size_t from,
+                    const traces::CtaTrace& cta) const {
+  for (std::size_t i = from; i < warp.instructions.size(); ++i) {
+    const traces::WarpInstruction& inst = warp.instructions[i];
+    if (inst.opcode >= decoder_->size()) {
+      throw InputError(name() + ": CTA " + traces::to_string(cta.index) + " warp " +
+                       std::to_string(warp.warp_id) + " pc 0x" + std::to_string(inst.pc) +
+                       ": opcode id " + std::to_string(inst.opcode) +
+                       " is not in the kernel's opcode table (" +
+                       std::to_string(decoder_->size()) + " entries)");
+    }
+    // Lane addresses are read from the pool (or a copy of it) without further checks.
+    if (inst.has_lane_addresses()) (void)warp.lane_addresses(inst);
+  }
+}
+
+void Sm::refill(Warp& w, int slot) {
+  traces::WarpTrace& trace = *w.trace;
+  const std::uint32_t issued = w.next;
+  trace.drop_front(issued);
+  const std::size_t kept = trace.instructions.size();
+  if (!trace.more->append(trace)) {
+    trace.more.reset();
+    w.streamed = false;
+  }
+  check_code(trace, kept, ctas_[w.cta_slot]->trace);
+  w.code = trace.instructions.data();
+  w.lanes = trace.addresses.data();
+  w.length = static_cast<std::uint32_t>(trace.instructions.size());
+  w.next = 0;
+  w.cleared = w.cleared == issued ? 0 : ~0u;  // the next instruction's dependences stay known
+  next_code_[static_cast<std::size_t>(slot)] = w.code;
 }
 
 void Sm::reserve_trace(CtaSlot& c, const traces::CtaTrace& trace) {

@@ -50,9 +50,11 @@ struct GroupRing {
 
 /// One resident warp.
 struct Warp {
-  const traces::WarpTrace* trace = nullptr;       ///< Its trace (in the CTA slot's buffer).
-  const traces::WarpInstruction* code = nullptr;  ///< trace->instructions.data().
-  std::uint32_t length = 0;                       ///< trace->instructions.size().
+  traces::WarpTrace* trace = nullptr;             ///< Its trace (in the CTA slot's buffer).
+  const traces::WarpInstruction* code = nullptr;  ///< trace->instructions.data(), or the SM's
+                                                  ///< copy of them.
+  std::uint32_t length = 0;                       ///< trace->instructions.size(): the piece held
+                                                  ///< when the warp is streamed.
   std::uint32_t next = 0;                         ///< Index of the next instruction to issue.
   std::uint32_t cleared = ~0u;                    ///< Index of the instruction whose dependences
                                                   ///< are known clear (only its own issue adds new
@@ -62,6 +64,8 @@ struct Warp {
   std::uint8_t smsp = 0;                          ///< Sub-partition (slot mod SMSPs).
   bool resident = false;                          ///< The slot holds a warp.
   bool finished = false;                          ///< Stream ended or full EXIT; draining.
+  bool streamed = false;                          ///< More of its stream comes on demand
+                                                  ///< (trace->more), before its last held one.
   bool at_barrier = false;                        ///< Waiting at CTA barrier `barrier_id`.
   traces::LaneMask live_mask = 0;                 ///< Lanes that have not exited.
 

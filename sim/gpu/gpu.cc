@@ -28,6 +28,7 @@ class OneKernel final : public traces::KernelSource {
     return true;
   }
   bool next_cta(traces::CtaTrace& cta) override { return outer_.next_cta(cta); }
+  void stream_warps(std::uint32_t instructions) override { outer_.stream_warps(instructions); }
   std::string describe() const override { return outer_.describe(); }
 
  private:
@@ -137,6 +138,7 @@ std::vector<stats::KernelReport> simulate(const GpuConfig& config, traces::Kerne
   traces::KernelInfo info;
   std::uint64_t cycle = 0;
   std::vector<mem::CacheTags> cache_state;  // the L2's contents between kernels (warm caches)
+  source.stream_warps(options.warp_piece_instructions);
   while (source.next_kernel(info)) {
     info.validate(source.describe());
     reports.push_back(

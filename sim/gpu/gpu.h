@@ -41,6 +41,10 @@ struct SimulationOptions {
   Timeline* timeline = nullptr;                        ///< Records events when set.
   std::function<void(const RunProgress&)> progress{};  ///< Called every progress_cycles.
   std::uint64_t progress_cycles = 2'000'000;
+  /// Instructions of a warp generated at a time where the source can stream warps (workload
+  /// models): a resident warp holds about this many (64 B each, plus their lane addresses)
+  /// however long it runs. 0 asks for whole warps. The results do not depend on it.
+  std::uint32_t warp_piece_instructions = 512;
 };
 
 /// Simulates every kernel of `source`; returns one report per kernel (metrics and stats).

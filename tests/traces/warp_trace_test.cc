@@ -165,6 +165,80 @@ TEST(TracesWarpTraceTest, ClearKeepsCapacity) {
   EXPECT_GE(bytes, 100 * sizeof(WarpInstruction) + 500 * sizeof(uint64_t));
 }
 
+TEST(TracesWarpTraceTest, DropFrontKeepsTheRestAndTheirPoolEntries) {
+  WarpTrace warp;
+  WarpInstruction first_load;
+  first_load.active_mask = 0x3;
+  warp.set_lane_addresses(first_load, std::array<uint64_t, 2>{0x10, 0x20});
+  warp.mutable_extras(first_load).predicated_off = 0x4;
+  warp.instructions.push_back(first_load);
+  WarpInstruction alu;
+  alu.pc = 16;
+  alu.active_mask = 0xFFFFFFFF;
+  warp.instructions.push_back(alu);
+  WarpInstruction load;
+  load.pc = 32;
+  load.active_mask = 0x5;
+  warp.set_lane_addresses(load, std::array<uint64_t, 2>{0x100, 0x140});
+  InstructionExtras& ex = warp.mutable_extras(load);
+  ex.predicated_off = 0x2;
+  ex.has_values = true;
+  ex.values_offset = 3;
+  warp.values = {1, 2, 3, 77};
+  warp.instructions.push_back(load);
+  warp.line_numbers = {7, 8, 9};
+  const size_t capacity = warp.instructions.capacity();
+
+  warp.drop_front(1);  // the first load's addresses and extras go
+  ASSERT_EQ(warp.instructions.size(), 2u);
+  EXPECT_EQ(warp.instructions[0].pc, 16u);
+  EXPECT_THAT(warp.lane_addresses(warp.instructions[1]), ElementsAre(0x100, 0x140));
+  ASSERT_NE(warp.extras_of(warp.instructions[1]), nullptr);
+  EXPECT_EQ(warp.extras_of(warp.instructions[1])->predicated_off, 0x2u);
+  EXPECT_THAT(warp.addresses, ElementsAre(0x100, 0x140));
+  EXPECT_EQ(warp.extras.size(), 1u);
+  EXPECT_THAT(warp.values, ElementsAre(77));
+  EXPECT_EQ(warp.extras[0].values_offset, 0u);
+  EXPECT_THAT(warp.line_numbers, ElementsAre(8, 9));
+  EXPECT_EQ(warp.instructions.capacity(), capacity);
+  EXPECT_NO_THROW(warp.validate("test", 32));
+
+  warp.drop_front(2);
+  EXPECT_TRUE(warp.instructions.empty());
+  EXPECT_TRUE(warp.addresses.empty());
+  EXPECT_TRUE(warp.extras.empty());
+  EXPECT_TRUE(warp.values.empty());
+}
+
+// Appends one ALU instruction per call, `left` times.
+class CountingStream final : public WarpStream {
+ public:
+  explicit CountingStream(int left) : left_(left) {}
+  bool append(WarpTrace& warp) override {
+    if (left_ == 0) return false;
+    WarpInstruction inst;
+    inst.pc = static_cast<uint32_t>(16 * left_--);
+    warp.instructions.push_back(inst);
+    return true;
+  }
+
+ private:
+  int left_;
+};
+
+TEST(TracesWarpTraceTest, FillAllAppendsTheRestOfAStreamedWarp) {
+  WarpTrace warp;
+  warp.instructions.emplace_back();
+  warp.more = std::make_shared<CountingStream>(3);
+  warp.fill_all();
+  EXPECT_EQ(warp.more, nullptr);
+  ASSERT_EQ(warp.instructions.size(), 4u);
+  EXPECT_EQ(warp.instructions[3].pc, 16u);
+  warp.more = std::make_shared<CountingStream>(1);
+  warp.clear();
+  EXPECT_EQ(warp.more, nullptr);
+}
+
 TEST(TracesWarpTraceTest, CorruptIndicesThrowInsteadOfReadingOutOfBounds) {
   WarpTrace warp;
   WarpInstruction inst;

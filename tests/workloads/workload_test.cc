@@ -23,6 +23,30 @@ TEST(WorkloadsRegistry, EveryModelBuildsItsFirstCta) {
   }
 }
 
+TEST(WorkloadsRegistry, StreamedWarpsComeInPiecesThatMakeTheWholeWarp) {
+  constexpr uint32_t kPiece = 7;
+  for (const auto& w : all_workloads()) {
+    const Params params = Params::parse(w->params(), {}, std::string(w->name()));
+    auto whole = w->make_source(params);
+    auto pieces = w->make_source(params);
+    pieces->stream_warps(kPiece);
+    traces::KernelInfo info;
+    ASSERT_TRUE(whole->next_kernel(info));
+    ASSERT_TRUE(pieces->next_kernel(info));
+    traces::CtaTrace expected, cta;
+    ASSERT_TRUE(whole->next_cta(expected));
+    ASSERT_TRUE(pieces->next_cta(cta)) << w->name();
+    ASSERT_EQ(cta.warps.size(), expected.warps.size());
+    for (size_t i = 0; i < cta.warps.size(); ++i) {
+      traces::WarpTrace& warp = cta.warps[i];
+      EXPECT_LE(warp.instructions.size(), kPiece) << w->name();
+      EXPECT_EQ(warp.more != nullptr, expected.warps[i].instructions.size() > kPiece) << w->name();
+      warp.fill_all();
+      EXPECT_EQ(warp, expected.warps[i]) << w->name() << " warp " << i;
+    }
+  }
+}
+
 TEST(WorkloadsRegistry, UnknownNameListsTheKnownOnes) {
   try {
     find_workload("sgemm");

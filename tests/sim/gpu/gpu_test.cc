@@ -20,13 +20,22 @@ GpuConfig h200() { return gpu_config_from_spec(arch::load_spec("h200").spec); }
 
 std::vector<stats::KernelReport> run(const GpuConfig& config, const std::string& model,
                                      std::vector<std::string> params, unsigned threads = 1,
-                                     Timeline* timeline = nullptr) {
+                                     Timeline* timeline = nullptr, std::uint32_t piece = 512) {
   const workloads::Workload& w = workloads::find_workload(model);
   auto source = w.make_source(workloads::Params::parse(w.params(), params, model));
   SimulationOptions options;
   options.threads = threads;
   options.timeline = timeline;
+  options.warp_piece_instructions = piece;
   return simulate(config, *source, options);
+}
+
+void expect_same_metrics(const stats::KernelReport& a, const stats::KernelReport& b) {
+  ASSERT_EQ(a.snapshot.metrics.size(), b.snapshot.metrics.size());
+  for (size_t k = 0; k < a.snapshot.metrics.size(); ++k) {
+    EXPECT_EQ(a.snapshot.metrics[k].value, b.snapshot.metrics[k].value)
+        << a.snapshot.metrics[k].name;
+  }
 }
 
 double metric(const stats::KernelReport& r, const std::string& name) {
@@ -154,12 +163,27 @@ TEST(GpuSimulate, DeterministicForAnyThreadCount) {
   const auto a = run(c, "saxpy", {"n=65536"}, 1);
   const auto b = run(c, "saxpy", {"n=65536"}, 2);
   const auto d = run(c, "saxpy", {"n=65536"}, 1);
-  ASSERT_EQ(a[0].snapshot.metrics.size(), b[0].snapshot.metrics.size());
-  for (size_t k = 0; k < a[0].snapshot.metrics.size(); ++k) {
-    EXPECT_EQ(a[0].snapshot.metrics[k].value, b[0].snapshot.metrics[k].value)
-        << a[0].snapshot.metrics[k].name;
-    EXPECT_EQ(a[0].snapshot.metrics[k].value, d[0].snapshot.metrics[k].value)
-        << a[0].snapshot.metrics[k].name;
+  expect_same_metrics(a[0], b[0]);
+  expect_same_metrics(a[0], d[0]);
+}
+
+// Warps generated a few instructions at a time as they run (bounded memory) time exactly as
+// whole ones: divergent paths, a shared-memory reduction's barriers, and the wgmma GEMM's warpgroup
+// operations, each with pieces of 2, 5 and 512 instructions, on one thread and two.
+TEST(GpuSimulate, StreamedWarpsTimeExactlyAsWholeOnes) {
+  const GpuConfig c = h200();
+  const std::vector<std::pair<std::string, std::vector<std::string>>> points = {
+      {"divergent_8way", {"ctas=8", "iters=16"}},
+      {"reduce_shared_tree", {"n=65536", "ctas=16"}},
+      {"gemm_wgmma_bf16", {"m=128", "n=256", "k=256"}}};
+  for (const auto& [model, params] : points) {
+    SCOPED_TRACE(model);
+    const auto whole = run(c, model, params, 1, nullptr, 0);
+    for (const std::uint32_t piece : {2u, 5u, 512u}) {
+      SCOPED_TRACE(piece);
+      expect_same_metrics(whole[0], run(c, model, params, 1, nullptr, piece)[0]);
+    }
+    expect_same_metrics(whole[0], run(c, model, params, 2, nullptr, 2)[0]);
   }
 }
 
