@@ -3,7 +3,12 @@
 // 4 M floats, generated from its twin's SASS before timing starts) and a tensor-core kernel (every
 // SM runs warpgroups looping over HGMMA m64n256k16), on 1 and 2 threads. Target (issue: the SM
 // model): at least 1,000,000 warp instructions per second on one core, 1.6x that on two.
+// BM_GpuWorkloadModel times the path `warpsim run --workload` takes, generation included: the
+// sfu model at 528 CTAs of 256 threads (4,224 warps, all resident, each generated in pieces as it
+// runs), on 1 to 16 threads, with the run's peak resident memory.
 #include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
 
 #include <optional>
 #include <string>
@@ -79,8 +84,31 @@ void BM_GpuTensorHgmma(benchmark::State& state) {
   run(state, kernel);
 }
 
+void BM_GpuWorkloadModel(benchmark::State& state) {
+  const gpu::GpuConfig config = gpu::gpu_config_from_spec(arch::load_spec("h200").spec);
+  const workloads::Workload& w = workloads::find_workload("sfu");
+  const workloads::Params params =
+      workloads::Params::parse(w.params(), {"ctas=528", "threads=256", "iters=1024"}, "sfu");
+  std::uint64_t simulated = 0;
+  for (auto _ : state) {
+    auto source = w.make_source(params);
+    std::uint64_t inst = 0;
+    gpu::SimulationOptions options;
+    options.threads = static_cast<unsigned>(state.range(0));
+    gpu::simulate(config, *source, options, &inst);
+    simulated += inst;
+  }
+  state.counters["warp_inst_per_s"] =
+      benchmark::Counter(static_cast<double>(simulated), benchmark::Counter::kIsRate);
+  state.counters["warp_inst"] = static_cast<double>(simulated) / state.iterations();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  state.counters["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
 // The argument is the number of simulation threads (results are bit-identical for any count).
 BENCHMARK(BM_GpuStreamingCopy)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_GpuTensorHgmma)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_GpuWorkloadModel)->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
