@@ -78,6 +78,14 @@ int unit_class(const OpcodeDecode& d) {
   return d.kind == ExecKind::kMmaWarp ? static_cast<int>(arch::TENSOR) : d.op_class;
 }
 
+// The throttle a busy arithmetic unit charges. MUFU reaches the SFU through the MIO, so ncu
+// charges a busy SFU to mio_throttle ("the MIO pipelines, which include special math
+// instructions"; the H200's sfu kernel at 528 CTAs: 4.32 warps per issue on mio_throttle, none on
+// math_pipe_throttle, validate/reference/h200/raw.csv).
+StallReason unit_reason(int op_class) {
+  return op_class == arch::SFU ? StallReason::kMioThrottle : StallReason::kMathPipeThrottle;
+}
+
 // The throttle a full pipeline queue charges for `info` (the memory pipeline's routing: shuffles
 // and the shared, constant and unclassified spaces queue for the MIO; texture and surface
 // accesses refuse as tex; other non-generic spaces queue for the LSU). kMisc: it depends on the
@@ -227,7 +235,7 @@ Cycle Sm::port_wait(const Warp& w, Cycle at, StallReason& reason) const {
     default: {
       const int op_class = unit_class(d);
       const Cycle free = fu.free_at(op_class, at);
-      if (free > at) reason = StallReason::kMathPipeThrottle;
+      if (free > at) reason = unit_reason(op_class);
       return free;
     }
   }
@@ -321,7 +329,7 @@ bool Sm::unit_ready(Warp& w, int slot, const OpcodeDecode& d, Cycle now) {
     default: {
       const int op_class = unit_class(d);
       if (!fu.can_issue(op_class, now)) {
-        return block(w, slot, now, StallReason::kMathPipeThrottle, fu.free_at(op_class, now));
+        return block(w, slot, now, unit_reason(op_class), fu.free_at(op_class, now));
       }
       return true;
     }

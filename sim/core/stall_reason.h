@@ -24,7 +24,7 @@ enum class StallReason : std::uint8_t {
   kShortScoreboard,   ///< Waiting for an MIO result (shared memory, shuffle, MUFU, constants).
   kWait,              ///< Waiting for a fixed-latency result.
   kMathPipeThrottle,  ///< The functional unit of the next instruction is busy.
-  kMioThrottle,       ///< The MIO queue (shared memory, shuffles) is full.
+  kMioThrottle,       ///< The MIO queue (shared memory, shuffles) is full, or the SFU busy.
   kLgThrottle,        ///< The LSU queue for global/local memory is full.
   kTexThrottle,       ///< The texture queue is full.
   kBarrier,           ///< Waiting at a CTA barrier.
