@@ -52,6 +52,22 @@ traces::KernelTrace hgmma_kernel(int iterations) {
   return std::move(k).build();
 }
 
+// Simulates `source` on state.range(0) threads; returns the warp instructions simulated.
+std::uint64_t simulate_on_threads(const benchmark::State& state, const gpu::GpuConfig& config,
+                                  traces::KernelSource& source) {
+  std::uint64_t inst = 0;
+  gpu::SimulationOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  gpu::simulate(config, source, options, &inst);
+  return inst;
+}
+
+void report_rate(benchmark::State& state, std::uint64_t simulated) {
+  state.counters["warp_inst_per_s"] =
+      benchmark::Counter(static_cast<double>(simulated), benchmark::Counter::kIsRate);
+  state.counters["warp_inst"] = static_cast<double>(simulated) / state.iterations();
+}
+
 void run(benchmark::State& state, const traces::KernelTrace& kernel) {
   const gpu::GpuConfig config = gpu::gpu_config_from_spec(arch::load_spec("h200").spec);
   std::uint64_t simulated = 0;
@@ -63,15 +79,9 @@ void run(benchmark::State& state, const traces::KernelTrace& kernel) {
     source.reset();
     source.emplace(std::vector<traces::KernelTrace>{kernel}, "bench", traces::CtaHandOver::kMove);
     state.ResumeTiming();
-    std::uint64_t inst = 0;
-    gpu::SimulationOptions options;
-    options.threads = static_cast<unsigned>(state.range(0));
-    gpu::simulate(config, *source, options, &inst);
-    simulated += inst;
+    simulated += simulate_on_threads(state, config, *source);
   }
-  state.counters["warp_inst_per_s"] =
-      benchmark::Counter(static_cast<double>(simulated), benchmark::Counter::kIsRate);
-  state.counters["warp_inst"] = static_cast<double>(simulated) / state.iterations();
+  report_rate(state, simulated);
 }
 
 void BM_GpuStreamingCopy(benchmark::State& state) {
@@ -92,15 +102,9 @@ void BM_GpuWorkloadModel(benchmark::State& state) {
   std::uint64_t simulated = 0;
   for (auto _ : state) {
     auto source = w.make_source(params);
-    std::uint64_t inst = 0;
-    gpu::SimulationOptions options;
-    options.threads = static_cast<unsigned>(state.range(0));
-    gpu::simulate(config, *source, options, &inst);
-    simulated += inst;
+    simulated += simulate_on_threads(state, config, *source);
   }
-  state.counters["warp_inst_per_s"] =
-      benchmark::Counter(static_cast<double>(simulated), benchmark::Counter::kIsRate);
-  state.counters["warp_inst"] = static_cast<double>(simulated) / state.iterations();
+  report_rate(state, simulated);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   state.counters["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
