@@ -1,5 +1,6 @@
 #include "workloads/sass_emulator.h"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
@@ -138,7 +139,18 @@ SassEmulator::SassEmulator(const SassFunction& function, LaunchContext context,
                    context.grid.x,  context.grid.y,  context.grid.z};
   program->reader = std::move(reader);
   program->decoded.reserve(function.instructions.size());
-  for (const SassInstruction& inst : function.instructions) program->decoded.push_back(decode(inst));
+  int highest = -1;
+  for (const SassInstruction& inst : function.instructions) {
+    program->decoded.push_back(decode(inst));
+    for (const Operand& op : program->decoded.back().ops) {
+      for (const int r : {op.kind == Kind::kReg ? op.index : -1, op.base_reg, op.const_reg}) {
+        if (r < 255) highest = std::max(highest, r);
+      }
+    }
+  }
+  // Up to four words from the highest register named (a 128-bit access), below RZ.
+  program->registers = std::min(255, highest + 4);
+  r_.assign(static_cast<size_t>(program->registers), {});
   const traces::Dim3 cta = context.cta;
   const uint32_t warp_in_cta = context.warp_in_cta;
   program->context = std::move(context);
@@ -151,7 +163,6 @@ void SassEmulator::start_warp(traces::Dim3 cta, uint32_t warp_in_cta) {
   warp_in_cta_ = warp_in_cta;
   r_known_.fill(0);
   r_known_[255] = ~0u;
-  r_[255].fill(0);
   p_known_.fill(0);
   p_known_[7] = ~0u;
   p_value_[7] = ~0u;
@@ -238,10 +249,10 @@ SassEmulator::Vec SassEmulator::fetch(const Operand& op, bool as64) const {
   Vec out;
   switch (op.kind) {
     case Kind::kReg: {
-      const auto& lo = r_[op.index];
+      const auto& lo = lanes(op.index);
       out.known = r_known_[op.index];
       if (as64 && op.index < 254) {
-        const auto& hi = r_[op.index + 1];
+        const auto& hi = lanes(op.index + 1);
         out.known &= r_known_[op.index + 1];
         for (int l = 0; l < 32; ++l) out.v[l] = uint64_t{hi[l]} << 32 | lo[l];
       } else {
@@ -274,7 +285,7 @@ SassEmulator::Vec SassEmulator::fetch(const Operand& op, bool as64) const {
       }
       for (int l = 0; l < 32; ++l) {
         if (!(r_known_[op.const_reg] >> l & 1u)) continue;
-        const uint64_t off = op.imm + r_[op.const_reg][l];
+        const uint64_t off = op.imm + lanes(op.const_reg)[l];
         const auto lo = constant(op.const_bank, off);
         const auto hi = as64 ? constant(op.const_bank, off + 4) : std::optional<uint32_t>(0);
         if (!lo || !hi) continue;
@@ -342,7 +353,7 @@ void SassEmulator::store(const Operand& dst, const Vec& value, uint32_t exec, in
     return;
   }
   if (dst.kind != Kind::kReg) return;
-  for (int w = 0; w < words && dst.index + w < 255; ++w) {
+  for (int w = 0; w < words && dst.index + w < program_->registers; ++w) {
     const int r = dst.index + w;
     for (int l = 0; l < 32; ++l) {
       if (exec >> l & 1u) r_[r][l] = word_of(value.v[l], w);
@@ -364,9 +375,14 @@ void SassEmulator::store_pred(const Operand& dst, uint32_t value, uint32_t known
   }
 }
 
+const std::array<uint32_t, 32>& SassEmulator::lanes(int index) const {
+  static const std::array<uint32_t, 32> kZeros{};
+  return index < program_->registers ? r_[static_cast<size_t>(index)] : kZeros;
+}
+
 std::optional<uint32_t> SassEmulator::reg(int index, int lane) const {
   if (!(r_known_[index] >> lane & 1u)) return std::nullopt;
-  return r_[index][lane];
+  return lanes(index)[lane];
 }
 
 std::optional<uint32_t> SassEmulator::ureg(int index) const {

@@ -110,6 +110,7 @@ class SassEmulator final : public WarpOracle {
     MemoryReader reader;
     std::array<uint32_t, 6> dims{};  ///< c[0x0][0x0..0x14]: block and grid dimensions.
     std::vector<Decoded> decoded;    ///< By instruction index.
+    int registers = 256;             ///< R0 … R(registers − 1) hold values; RZ and beyond are 0.
   };
 
  private:
@@ -131,8 +132,12 @@ class SassEmulator final : public WarpOracle {
   std::shared_ptr<const Program> program_;
   traces::Dim3 cta_{0, 0, 0};  // this warp's blockIdx
   uint32_t warp_in_cta_ = 0;
-  // Per-lane general registers and predicates; known flags one bit per lane.
-  std::array<std::array<uint32_t, 32>, 256> r_{};
+  /// The 32 lanes of R<index>: zeros for RZ and registers the function never names.
+  const std::array<uint32_t, 32>& lanes(int index) const;
+
+  // Per-lane general registers (only those the function names, so that a warp's copy stays
+  // small) and predicates; known flags one bit per lane.
+  std::vector<std::array<uint32_t, 32>> r_;
   std::array<uint32_t, 256> r_known_{};
   std::array<uint32_t, 8> p_value_{};
   std::array<uint32_t, 8> p_known_{};
