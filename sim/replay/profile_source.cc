@@ -55,12 +55,19 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                 traces::WarpTrace& warp) {
   const traces::OpcodeTable& opcodes = *plan.info.opcodes;
   std::vector<uint64_t> budget(plan.entries.size());
+  // Each warp's share of a count: spread over the grid's warps, or, in a kernel with
+  // warpgroup-collective instructions, over its CTAs, every warp of a CTA taking its CTA's share
+  // (the totals stay within a CTA's warps of the measured counts).
+  const uint64_t warps_per_cta = std::max<uint64_t>(1, plan.info.warps_per_cta());
+  const double g = plan.warpgroup_collective
+                       ? static_cast<double>(global_warp / warps_per_cta)
+                       : static_cast<double>(global_warp);
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     const PlanEntry& e = plan.entries[i];
-    const double g = static_cast<double>(global_warp);
+    const double p = e.per_warp;
     budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
-                          : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
-                                                  std::floor(g * e.per_warp + 1e-6));
+                          : static_cast<uint64_t>(std::floor((g + 1) * p + 1e-6) -
+                                                  std::floor(g * p + 1e-6));
   }
   // The whole stream is held while the warp is resident: reserve it exactly.
   size_t instructions = 1, addresses_needed = 0;

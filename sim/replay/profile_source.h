@@ -1,6 +1,7 @@
 // A KernelSource that replays profiled kernels: for each ReplayPlan it streams the grid's CTAs,
 // each warp executing every plan entry its share of the measured count (spread evenly over the
-// grid's warps; CTA barriers the same number of times in every warp). Neighbouring entries with
+// grid's warps, or over its CTAs when the kernel has warpgroup-collective instructions; CTA
+// barriers the same number of times in every warp). Neighbouring entries with
 // the same count form a loop body that repeats its count before the next run of entries starts
 // (the paths of a divergent branch run one after the other); each warp ends with EXIT. Active masks
 // take the measured lanes per instruction; lane addresses reproduce the measured sectors and

@@ -320,6 +320,7 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     e.pc = d.pc;
     e.per_warp = d.count / warps;
     e.uniform = info.op_class == arch::BARRIER;
+    if (info.base == "HGMMA" || info.base == "WARPGROUP") plan.warpgroup_collective = true;
     const double threads = d.measured ? d.measured->pred_on_threads / d.count : p.simt_efficiency;
     e.lane_fraction = std::clamp(threads / lanes_per_warp, 0.0, 1.0);
     set_registers(e, d, info, previous, i);

@@ -59,6 +59,11 @@ struct ReplayPlan {
   std::vector<PlanEntry> entries;  ///< In PC order; EXIT excluded (each warp ends with one).
   traces::OpcodeId exit_opcode = 0;
   PlanFidelity fidelity = PlanFidelity::kOpcodeMix;
+  /// The kernel has warpgroup-collective instructions (HGMMA, WARPGROUP.*): every warp of a CTA
+  /// then gets the same counts, so that the warps of a warpgroup issue its wgmma together and meet
+  /// the CTA's barriers in the same order (per-warp shares of a warp-specialised kernel such as
+  /// cuBLAS's deadlock: one warp waits at a barrier for warps that wait for its wgmma).
+  bool warpgroup_collective = false;
 };
 
 /// Builds the plan of `profile`, interning into a fresh sm_xx opcode table. Throws InputError

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "sim/replay/replay.h"
 #include "tests/sim/replay/replay_test_util.h"
 
 namespace warpsim::replay {
@@ -56,6 +57,66 @@ TEST(ReplaySource, CountsMatchTheProfileAndBarriersAreUniform) {
   EXPECT_EQ(counts["EXIT"], 20u);
   EXPECT_FALSE(source.next_cta(cta));
   EXPECT_FALSE(source.next_kernel(info));
+}
+
+// A warp-specialised wgmma kernel's shape: 2 warpgroups a CTA, wgmma and ALU counts that are not
+// whole per warp, and CTA barriers between them.
+traces::ncu::KernelProfile wgmma_kernel() {
+  traces::ncu::KernelProfile p;
+  p.name = "wgmma";
+  p.sm_version = 90;
+  p.grid = {6, 1, 1};
+  p.block = {256, 1, 1};  // 48 warps.
+  p.pcs = {pc(0x00, "S2R R0, SR_TID.X", 48),
+           pc(0x10, "FFMA R3, R2, R2, R3", 168),  // 3.5 a warp
+           pc(0x20, "BAR.SYNC.DEFER_BLOCKING 0x0", 96),
+           pc(0x30, "WARPGROUP.ARRIVE", 120),  // 2.5 a warp
+           pc(0x40, "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR4], R24", 120),
+           pc(0x50, "WARPGROUP.DEPBAR.LE gsb0, 0x0", 120),
+           pc(0x60, "BAR.SYNC.DEFER_BLOCKING 0x0", 96),
+           pc(0x70, "EXIT", 48)};
+  return p;
+}
+
+TEST(ReplaySource, WarpgroupKernelsGiveEveryWarpOfACtaTheSameCounts) {
+  const ReplayPlan plan = plan_from_profile(wgmma_kernel());
+  ASSERT_TRUE(plan.warpgroup_collective);
+  ProfileKernelSource source({plan}, "test");
+  traces::KernelInfo info;
+  ASSERT_TRUE(source.next_kernel(info));
+  traces::CtaTrace cta;
+  std::map<std::string, uint64_t> counts;
+  std::set<uint64_t> hgmma_per_warp;
+  while (source.next_cta(cta)) {
+    for (const traces::WarpTrace& w : cta.warps) {
+      ASSERT_EQ(w.instructions.size(), cta.warps[0].instructions.size());
+      uint64_t hgmma = 0;
+      for (size_t i = 0; i < w.instructions.size(); ++i) {
+        EXPECT_EQ(w.instructions[i].opcode, cta.warps[0].instructions[i].opcode);
+        const std::string& base = info.opcodes->info(w.instructions[i].opcode).base;
+        ++counts[base];
+        hgmma += base == "HGMMA";
+      }
+      hgmma_per_warp.insert(hgmma);
+    }
+  }
+  EXPECT_EQ(hgmma_per_warp, (std::set<uint64_t>{2, 3}));  // 2.5 a warp, whole CTAs at a time
+  EXPECT_EQ(counts["HGMMA"], 120u);
+  EXPECT_EQ(counts["FFMA"], 168u);
+  EXPECT_EQ(counts["BAR"], 192u);
+}
+
+// With per-warp shares (2 or 3 wgmma in neighbouring warps of one warpgroup) this replay
+// deadlocked: a warp waited at the second barrier for a partner that waited for its wgmma.
+TEST(ReplaySource, WarpgroupKernelReplaysWithoutDeadlock) {
+  ReplayOptions options;
+  options.self_check = false;
+  std::vector<KernelReplay> r;
+  ASSERT_NO_THROW(r = replay_profiles({wgmma_kernel()}, options));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_GT(simulated(r[0].target, "gpc__cycles_elapsed.max").value_or(0), 0);
+  EXPECT_EQ(simulated(r[0].target, "smsp__inst_executed.sum").value_or(0),
+            48 + 168 + 192 + 3 * 120 + 48);  // and an EXIT a warp
 }
 
 TEST(ReplaySource, LaneAddressesReproduceSectorsPerRequestAndConflicts) {
