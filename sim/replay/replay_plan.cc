@@ -277,6 +277,20 @@ const char* fidelity_name(PlanFidelity fidelity) {
   return "?";
 }
 
+namespace {
+
+// The mnemonic an entry is replayed as. Every warp replays every barrier, as one CTA-wide
+// barrier, so an arrive-only barrier (BAR.ARV: a producer signalling consumers on a named
+// barrier) would let one warp's arrival count in a later generation than its partners' and
+// deadlock (cuDNN's FlashAttention did): it is replayed as a waiting one.
+std::string replayed_mnemonic(traces::Isa isa, const std::string& mnemonic) {
+  const traces::OpcodeInfo info = traces::classify_opcode(isa, mnemonic);
+  if (info.base == "BAR" && mnemonic.find(".ARV") != std::string::npos) return "BAR.SYNC";
+  return mnemonic;
+}
+
+}  // namespace
+
 ReplayPlan plan_from_profile(const KernelProfile& p) {
   const std::string where = p.input + ": kernel " + p.name;
   if (p.grid.volume() == 0 || p.block.volume() == 0) {
@@ -314,7 +328,7 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
     PlanEntry e;
-    e.opcode = opcodes->intern(d.mnemonic);
+    e.opcode = opcodes->intern(replayed_mnemonic(isa, d.mnemonic));
     const traces::OpcodeInfo& info = opcodes->info(e.opcode);
     if (info.op_class == arch::EXIT) continue;
     e.pc = d.pc;

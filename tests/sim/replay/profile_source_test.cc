@@ -119,6 +119,34 @@ TEST(ReplaySource, WarpgroupKernelReplaysWithoutDeadlock) {
             48 + 168 + 192 + 3 * 120 + 48);  // and an EXIT a warp
 }
 
+// cuDNN's FlashAttention signals named barriers with BAR.ARV and waits with BAR.SYNC. Replayed
+// in every warp as one CTA-wide barrier, an arrive that does not wait lets a warp's arrival count
+// in a later generation than its partners' (its replay deadlocked,
+// validate/reference/h200/foreign): it is replayed as a waiting barrier. This shape completes
+// either way; it checks the mapping and that the replay runs.
+TEST(ReplaySource, ArriveOnlyBarriersAreReplayedAsWaitingOnes) {
+  traces::ncu::KernelProfile p = wgmma_kernel();
+  p.pcs = {pc(0x00, "S2R R0, SR_TID.X", 48),
+           pc(0x10, "BAR.SYNC.DEFER_BLOCKING 0x2, 0x120", 48),
+           pc(0x20, "BAR.ARV 0x3, 0x120", 48),
+           pc(0x30, "FFMA R3, R2, R2, R3", 168),
+           pc(0x40, "BAR.SYNC.DEFER_BLOCKING 0x3, 0x120", 48),
+           pc(0x50, "WARPGROUP.ARRIVE", 48),
+           pc(0x60, "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR4], R24", 48),
+           pc(0x70, "WARPGROUP.DEPBAR.LE gsb0, 0x0", 48),
+           pc(0x80, "BAR.ARV 0x2, 0x120", 48),
+           pc(0x90, "EXIT", 48)};
+  const ReplayPlan plan = plan_from_profile(p);
+  for (const PlanEntry& e : plan.entries) {
+    EXPECT_EQ(plan.info.opcodes->info(e.opcode).mnemonic.find(".ARV"), std::string::npos);
+  }
+  ReplayOptions options;
+  options.self_check = false;
+  std::vector<KernelReplay> r;
+  ASSERT_NO_THROW(r = replay_profiles({p}, options));
+  EXPECT_GT(simulated(r[0].target, "gpc__cycles_elapsed.max").value_or(0), 0);
+}
+
 TEST(ReplaySource, LaneAddressesReproduceSectorsPerRequestAndConflicts) {
   for (double sectors : {1.0, 4.0, 8.0, 32.0}) {
     traces::ncu::KernelProfile p = loop_kernel();
