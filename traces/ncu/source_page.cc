@@ -1,6 +1,7 @@
 #include "traces/ncu/source_page.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 
@@ -17,6 +18,43 @@ std::optional<uint64_t> parse_address(std::string_view t) {
   const auto [end, ec] = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
   if (ec != std::errc() || end != t.data() + t.size() || t.size() == 2) return std::nullopt;
   return v;
+}
+
+// `name` as ncu_display_name prints it, without the namespace and plain class qualifiers
+// ("at::native::", "cub::detail::scan::", "<unnamed>::"). The raw page names some kernels
+// without their inner namespaces ("at::vectorized_elementwise_kernel<4, at::CUDAFunctor_add<
+// float>, …>") where the source page has them all ("at::native::…"); qualifiers with template
+// arguments ("sum_functor<float, float, float>::") are kept, as both pages print them.
+std::string unqualified(std::string_view name) {
+  const std::string display = ncu_display_name(name);
+  std::string out;
+  out.reserve(display.size());
+  size_t i = 0;
+  while (i < display.size()) {
+    size_t j = i;
+    if (display.compare(i, 10, "<unnamed>:") == 0) {
+      j = i + 9;
+    } else {
+      while (j < display.size() &&
+             (std::isalnum(static_cast<unsigned char>(display[j])) || display[j] == '_')) {
+        ++j;
+      }
+    }
+    const bool word = j > i;
+    if (word && display.compare(j, 2, "::") == 0) {
+      i = j + 2;  // a plain qualifier: dropped
+      continue;
+    }
+    out.append(display, i, word ? j - i : 1);
+    i = word ? j : i + 1;
+  }
+  return out;
+}
+
+double executed(const SourceKernel& k) {
+  double total = 0;
+  for (const SourceRow& r : k.rows) total += k.number(r, "Instructions Executed").value_or(0);
+  return total;
 }
 
 }  // namespace
@@ -45,9 +83,13 @@ std::vector<const SourceKernel*> find_listings(const SourcePage& page, std::stri
   std::vector<const SourceKernel*> out;
   for (const SourceKernel& k : page.kernels) {
     if (k.name != name && ncu_display_name(k.name) != ncu_display_name(name)) continue;
-    double total = 0;
-    for (const SourceRow& r : k.rows) total += k.number(r, "Instructions Executed").value_or(0);
-    if (total == inst_executed) out.push_back(&k);
+    if (executed(k) == inst_executed) out.push_back(&k);
+  }
+  if (!out.empty()) return out;
+  // The same kernel named with fewer qualifiers on one page than the other.
+  const std::string key = unqualified(name);
+  for (const SourceKernel& k : page.kernels) {
+    if (unqualified(k.name) == key && executed(k) == inst_executed) out.push_back(&k);
   }
   return out;
 }

@@ -68,6 +68,23 @@ TEST(NcuSourcePage, ReadsEveryKernelOfTheH200Reference) {
   }
 }
 
+// PyTorch's kernels: the raw page drops inner namespaces that the source page prints
+// (validate/reference/h200/foreign: "at::vectorized_elementwise_kernel<4, at::CUDAFunctor_add<
+// float>, …>" against "at::native::vectorized_elementwise_kernel<(int)4, at::native::…>").
+TEST(NcuSourcePage, FindsAListingNamedWithMoreQualifiers) {
+  const std::string text =
+      "\"Kernel Name\",\"void at::native::<unnamed>::k<(int)4, at::native::F<float>, "
+      "cub::detail::P<float>::Q>(int, T2)\",\n"
+      "\"Address\",\"Source\",\"Instructions Executed\",\n"
+      "\"0x7f0000000000\",\"S2R R0, SR_TID.X\",\"6\",\n"
+      "\"0x7f0000000010\",\"EXIT\",\"4\",\n";
+  const SourcePage page = parse_source_page(text, "s.csv");
+  const std::string raw_name = "void at::<unnamed>::k<4, at::F<float>, cub::P<float>::Q>(int, T2)";
+  EXPECT_NE(find_listing(page, raw_name, 10), nullptr);
+  EXPECT_EQ(find_listing(page, raw_name, 11), nullptr);  // the counts must agree as well
+  EXPECT_EQ(find_listing(page, "void at::<unnamed>::g<4>(int, T2)", 10), nullptr);
+}
+
 TEST(NcuSourcePage, Errors) {
   EXPECT_THROW(parse_source_page("", "s.csv"), InputError);
   EXPECT_THROW(parse_source_page("\"0x10\",\"NOP\"\n", "s.csv"), InputError);
