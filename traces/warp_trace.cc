@@ -49,8 +49,8 @@ void WarpTrace::drop_front(size_t count) {
   }
   instructions.erase(instructions.begin(), instructions.begin() + static_cast<ptrdiff_t>(count));
   if (!line_numbers.empty()) {
-    line_numbers.erase(line_numbers.begin(),
-                       line_numbers.begin() + static_cast<ptrdiff_t>(std::min(count, line_numbers.size())));
+    const size_t lines = std::min(count, line_numbers.size());
+    line_numbers.erase(line_numbers.begin(), line_numbers.begin() + static_cast<ptrdiff_t>(lines));
   }
   addresses.erase(addresses.begin(), addresses.begin() + static_cast<ptrdiff_t>(first_address));
   extras.erase(extras.begin(), extras.begin() + static_cast<ptrdiff_t>(first_extras));

@@ -3,8 +3,9 @@
 // numbers. clear() keeps every buffer's capacity, so a reused WarpTrace refills without
 // allocating in steady state. A source may hand out a warp in pieces (KernelSource::
 // stream_warps): the instructions held are then the next part of its stream, and `more` produces
-// the rest on demand, so a long warp never holds its whole stream. Accessors check their indices and throw InternalError rather than
-// read out of bounds; validate() checks a filled warp and names what is wrong.
+// the rest on demand, so a long warp never holds its whole stream. Accessors check their indices
+// and throw InternalError rather than read out of bounds; validate() checks a filled warp and
+// names what is wrong.
 #pragma once
 
 #include <cstdint>
