@@ -131,8 +131,7 @@ Operand decode_operand(std::string_view s) {
 }  // namespace
 
 SassEmulator::SassEmulator(const SassFunction& function, LaunchContext context,
-                           MemoryReader reader)
-{
+                           MemoryReader reader) {
   auto program = std::make_shared<Program>();
   program->function = &function;
   program->dims = {context.block.x, context.block.y, context.block.z,

@@ -64,10 +64,9 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                        : static_cast<double>(global_warp);
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     const PlanEntry& e = plan.entries[i];
-    const double p = e.per_warp;
     budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
-                          : static_cast<uint64_t>(std::floor((g + 1) * p + 1e-6) -
-                                                  std::floor(g * p + 1e-6));
+                          : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
+                                                  std::floor(g * e.per_warp + 1e-6));
   }
   // The whole stream is held while the warp is resident: reserve it exactly.
   size_t instructions = 1, addresses_needed = 0;
