@@ -16,7 +16,7 @@ const std::set<std::string_view, std::less<>> kNoDestination = {
     "BRA",    "BRX",   "JMP",     "JMX",   "EXIT",  "BAR",   "BSYNC", "BSSY",   "WARPSYNC",
     "NOP",    "MEMBAR", "DEPBAR", "CALL",  "RET",   "YIELD", "ERRBAR", "CCTL",  "FENCE",
     "ARRIVES", "WARPGROUP", "UTMASTG", "UTMALDG", "UTMAPF", "UBLKCP", "KILL", "BPT", "NANOSLEEP",
-    "SYNCS", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "CGAERRBAR", "BMOV"};
+    "SYNCS", "LDGSTS", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "CGAERRBAR", "BMOV"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

@@ -7,15 +7,16 @@
 namespace warpsim::replay {
 namespace {
 
-// Fills the lane addresses of one dynamic execution (the `k`-th of its entry over the grid).
-void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t k, uint32_t n,
-                    std::array<uint64_t, 64>& out) {
-  const uint64_t width = std::max<uint64_t>(info.width_bytes, 4);
+// Fills the lane addresses of one dynamic execution: the `k`-th of the `executions` of its entry
+// over the grid.
+void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t k,
+                    uint64_t executions, uint32_t n, std::array<uint64_t, 64>& out) {
+  const uint64_t width_bytes = std::max<uint64_t>(info.width_bytes, 4);
   switch (info.space) {
     case traces::MemSpace::kShared: {
       const uint64_t group = std::max<uint64_t>(1, 32 / e.conflict_ways);
-      const uint64_t row = (group * width + 127) / 128 * 128;
-      for (uint32_t a = 0; a < n; ++a) out[a] = (a % group) * width + (a / group) * row;
+      const uint64_t row = (group * width_bytes + 127) / 128 * 128;
+      for (uint32_t a = 0; a < n; ++a) out[a] = (a % group) * width_bytes + (a / group) * row;
       return;
     }
     case traces::MemSpace::kConstant:
@@ -34,15 +35,30 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
   const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
   const uint64_t sets = std::max<uint64_t>(1, footprint_lines / lines);
-  const uint64_t group = k / std::max<uint32_t>(e.reuse_group, 1);
-  // The walk takes one sector slot of every line set before the next slot: a line's other
-  // sectors come round a footprint later (L2 reuse of its fetch granule, not L1 hits).
-  const uint64_t set = group % sets, slot = (group / sets) % q;
+  const uint64_t reuse = std::max<uint32_t>(e.reuse_group, 1);
+  const uint64_t group = k / reuse;
+  // The walk takes one sector slot of every line set of a window before the next slot: a line's
+  // other sectors come round a window later (L2 reuse of its fetch granule, not L1 hits). The
+  // window is the whole footprint when it is small; a larger footprint is walked window by
+  // window (PlanEntry::window_lines), each set's visits all within its window, so that a line is
+  // fetched from DRAM once (the footprint comes from the measured DRAM bytes) on any target's L2.
+  const uint64_t window = std::min(sets, std::max<uint64_t>(1, e.window_lines / lines));
+  const uint64_t groups = std::max<uint64_t>(1, (executions + reuse - 1) / reuse);
+  // Window c holds sets [c w, c w + w) and groups [start(c), start(c + 1)): each window gets its
+  // sets' share of the groups, so every set is visited groups / sets times (rounded).
+  const auto start = [&](uint64_t c) { return c * window * groups / sets; };
+  uint64_t chunk = std::min(group * sets / (window * groups), (sets - 1) / window);
+  while (chunk > 0 && start(chunk) > group) --chunk;
+  while ((chunk + 1) * window < sets && start(chunk + 1) <= group) ++chunk;
+  const uint64_t first_set = chunk * window;
+  const uint64_t span = std::min(window, sets - first_set);
+  const uint64_t r = group - std::min(group, start(chunk));
+  const uint64_t set = first_set + r % span, slot = (r / span) % q;
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;      // The lane's sector in the request.
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.
     const uint64_t offset =
-        std::min<uint64_t>((a - first) * width, 32 - std::min<uint64_t>(width, 32));
+        std::min<uint64_t>((a - first) * width_bytes, 32 - std::min<uint64_t>(width_bytes, 32));
     const uint64_t line = set * lines + j / spl;
     const uint64_t sector = (slot * spl + j % spl) % 4;
     out[a] = e.region + (line * 4 + sector) * 32 + offset;
@@ -59,15 +75,49 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   // warpgroup-collective instructions, over its CTAs, every warp of a CTA taking its CTA's share
   // (the totals stay within a CTA's warps of the measured counts).
   const uint64_t warps_per_cta = std::max<uint64_t>(1, plan.info.warps_per_cta());
-  const double g = plan.warpgroup_collective
-                       ? static_cast<double>(global_warp / warps_per_cta)
-                       : static_cast<double>(global_warp);
+  const bool by_cta = plan.warpgroup_collective;
+  const uint64_t unit = by_cta ? global_warp / warps_per_cta : global_warp;
+  const uint64_t units = by_cta ? std::max<uint64_t>(1, total_warps / warps_per_cta) : total_warps;
+  const uint64_t copies = by_cta ? warps_per_cta : 1;  // Warps running each unit's share.
+  const uint64_t copy = by_cta ? global_warp % warps_per_cta : 0;
+  const auto before = [](uint64_t u, double per_unit) {  // Executions of the units before u.
+    return static_cast<uint64_t>(std::floor(static_cast<double>(u) * per_unit + 1e-6));
+  };
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     const PlanEntry& e = plan.entries[i];
     budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
-                          : static_cast<uint64_t>(std::floor((g + 1) * e.per_warp + 1e-6) -
-                                                  std::floor(g * e.per_warp + 1e-6));
+                          : before(unit + 1, e.per_warp) - before(unit, e.per_warp);
   }
+  // The ordinal of this warp's p-th execution of an entry among the grid's `executions`: wave
+  // by wave (the units resident at once on the measured GPU), and within a wave pass by pass
+  // (every unit's first execution, then every unit's second, ...). Warps that run at the same
+  // time walk neighbouring parts of the entry's footprint, and the ordinals are dense whatever
+  // the per-warp count (a count of half a warp takes every other warp).
+  const uint64_t wave_units =
+      plan.ctas_per_wave == 0 ? units
+                              : std::clamp<uint64_t>(plan.ctas_per_wave * (by_cta ? 1 : warps_per_cta),
+                                                     1, units);
+  const uint64_t wave_first = unit / wave_units * wave_units;
+  const uint64_t in_wave = unit - wave_first;
+  const uint64_t wave_size = std::min(wave_units, units - wave_first);
+  const auto ordinal = [&](const PlanEntry& e, uint64_t p) {
+    uint64_t rank = 0;
+    if (e.uniform) {
+      rank = wave_first * static_cast<uint64_t>(std::llround(e.per_warp)) + p * wave_size + in_wave;
+    } else {
+      const auto whole = static_cast<uint64_t>(std::floor(e.per_warp));  // Every unit runs these.
+      const uint64_t base = before(wave_first, e.per_warp);
+      rank = base + (p < whole ? p * wave_size + in_wave
+                               : whole * wave_size +
+                                     (before(unit, e.per_warp) - base - whole * in_wave));
+    }
+    return rank * copies + copy;
+  };
+  const auto executions = [&](const PlanEntry& e) {
+    const uint64_t per_copy = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp)) * units
+                                        : before(units, e.per_warp);
+    return per_copy * copies;
+  };
   // The whole stream is held while the warp is resident: reserve it exactly.
   size_t instructions = 1, addresses_needed = 0;
   for (size_t i = 0; i < plan.entries.size(); ++i) {
@@ -79,7 +129,7 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   const traces::LaneMask all =
       lanes >= 64 ? ~traces::LaneMask{0} : (traces::LaneMask{1} << lanes) - 1;
   std::array<uint64_t, 64> addresses{};
-  const auto emit = [&](const PlanEntry* e, traces::OpcodeId opcode, uint32_t pc, uint64_t k) {
+  const auto emit = [&](const PlanEntry* e, traces::OpcodeId opcode, uint32_t pc, uint64_t p) {
     traces::WarpInstruction inst;
     inst.opcode = opcode;
     inst.pc = pc;
@@ -93,12 +143,16 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
       for (size_t r = 0; r < inst.num_src; ++r) inst.src[r] = e->srcs[r];
       inst.guard = e->guard;
       if (e->guard_negated) inst.flags |= traces::kInstGuardNegated;
+      if (e->wait_count) {
+        inst.imm = *e->wait_count;
+        inst.flags |= traces::kInstHasImm;
+      }
     }
     inst.active_mask = n >= 64 ? all : ((traces::LaneMask{1} << n) - 1) & all;
     const traces::OpcodeInfo& info = opcodes.info(opcode);
     if (info.is_memory() && e != nullptr) {
       inst.mem_width = info.width_bytes;
-      lane_addresses(*e, info, k, n, addresses);
+      lane_addresses(*e, info, ordinal(*e, p), executions(*e), n, addresses);
       warp.set_lane_addresses(inst, std::span<const uint64_t>(addresses.data(), n));
     }
     warp.instructions.push_back(inst);
@@ -118,7 +172,7 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
       for (size_t t = i; t < end; ++t) {
         if (budget[t] == 0) continue;
         const PlanEntry& e = plan.entries[t];
-        emit(&e, e.opcode, e.pc, p * total_warps + global_warp);
+        emit(&e, e.opcode, e.pc, p);
       }
     }
     i = end;

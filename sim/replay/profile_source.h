@@ -7,9 +7,14 @@
 // take the measured lanes per instruction; lane addresses reproduce the measured sectors and
 // 128 B lines per request (ncu's L1 tag lookups), each entry's unique footprint (which gives the
 // DRAM traffic and the reuse: neighbouring requests share sectors at the loads' L1 hit rate, a
-// line's other sectors come round one footprint walk later) and the shared-memory conflict
-// degree. Left out: divergence order within a warp (paths are not interleaved), data-dependent
-// addresses, reuse between different instructions (each entry has its own address region).
+// line's other sectors come round one window of the footprint walk later, within the kernel's
+// 4 MiB reuse window, so that each line is fetched from DRAM once) and the shared-memory
+// conflict degree. The walk numbers an entry's executions densely, wave by wave of the measured
+// GPU and pass by pass within a wave, so warps that run together read neighbouring lines. Waits
+// on asynchronous copies keep their count (DEPBAR.LE SB0, 0x3). Left out: divergence order
+// within a warp (paths are not interleaved), data-dependent addresses, reuse between different
+// instructions (each entry has its own address region), TMA copies' traffic (a descriptor names
+// the box; the instruction is timed without memory traffic).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 #include "sim/replay/replay_plan.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 
@@ -16,6 +17,7 @@ using traces::ncu::PcSpace;
 
 constexpr uint64_t kGlobalRegions = 0x7f0000000000ull;
 constexpr uint64_t kRegionBytes = 1ull << 36;
+constexpr uint64_t kReuseWindowBytes = 4ull << 20;
 
 traces::Isa isa_of(uint32_t sm_version) {
   if (sm_version == 0 || sm_version == 90) return traces::Isa::kSm90;
@@ -149,6 +151,13 @@ std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFideli
   return drafts;
 }
 
+// Global accesses whose lanes carry addresses: loads, stores and atomics, generic ones, and
+// LDGSTS's global reads (a TMA copy moves a tensor box named by a descriptor, not lane addresses).
+bool lane_addressed_global(const traces::OpcodeInfo& info) {
+  return info.space == traces::MemSpace::kGlobal || info.space == traces::MemSpace::kGeneric ||
+         (info.space == traces::MemSpace::kGlobalToShared && !info.has(traces::kOpTma));
+}
+
 // The L1 hit rate of global loads: their own sector counts when measured (the kernel's rate
 // counts stores too, which never hit), else the kernel's rate.
 double load_hit_rate(const KernelProfile& p) {
@@ -202,15 +211,19 @@ Shape global_shape(const Draft& d, const KernelProfile& p, double entry_sectors,
   return out;
 }
 
-// Wavefronts per request over the conflict-free count: ncu's N-way when the page has it, else
-// the measured wavefronts over the ideal ones (or over one wavefront per 128 B a warp moves).
+// Wavefronts per request over the conflict-free count: the measured wavefronts over the ideal
+// ones; else ncu's N-way column, which counts the wavefronts a request takes (4 for a
+// conflict-free 128-bit LDS or LDSM.x4), over the ideal count (one wavefront per 128 B a warp
+// moves); else the measured wavefronts over that ideal count.
 uint32_t shared_conflict_ways(const PcProfile& m, const traces::OpcodeInfo& info) {
-  double ways = m.shared_conflict_ways;
-  if (ways <= 0 && m.shared_wavefronts > 0) {
-    const double per_request = std::max(1.0, 32.0 * std::max<uint32_t>(info.width_bytes, 4) / 128);
-    const double ideal =
-        m.shared_wavefronts_ideal > 0 ? m.shared_wavefronts_ideal : m.warp_insts * per_request;
-    ways = m.shared_wavefronts / std::max(ideal, 1.0);
+  const double per_request = std::max(1.0, 32.0 * std::max<uint32_t>(info.width_bytes, 4) / 128);
+  double ways = 1;
+  if (m.shared_wavefronts > 0 && m.shared_wavefronts_ideal > 0) {
+    ways = m.shared_wavefronts / m.shared_wavefronts_ideal;
+  } else if (m.shared_conflict_ways > 0) {
+    ways = m.shared_conflict_ways / per_request;
+  } else if (m.shared_wavefronts > 0) {
+    ways = m.shared_wavefronts / std::max(m.warp_insts * per_request, 1.0);
   }
   return static_cast<uint32_t>(std::clamp(std::lround(ways), 1L, 32L));
 }
@@ -221,6 +234,23 @@ bool loads_are_sparse(const KernelProfile& p, double load_sectors) {
   const double l2_reads =
       p.metric("lts__t_sectors_srcunit_tex_op_read.sum").value_or(load_sectors);
   return l2_reads > 0 && p.dram_read_bytes > 1.5 * 32 * l2_reads;
+}
+
+// The groups a DEPBAR or WARPGROUP.DEPBAR leaves outstanding: its first hexadecimal operand
+// ("DEPBAR.LE SB0, 0x3"). A multi-stage pipeline waits only for its oldest copies; without the
+// count, every wait would drain the whole pipeline.
+std::optional<int64_t> wait_count(const workloads::SassInstruction& inst) {
+  const std::string_view m = inst.mnemonic;
+  if (!m.starts_with("DEPBAR") && !m.starts_with("WARPGROUP.DEPBAR")) return std::nullopt;
+  for (size_t at = inst.operands.find("0x"); at != std::string::npos;
+       at = inst.operands.find("0x", at + 2)) {
+    int64_t value = 0;
+    const char* first = inst.operands.data() + at + 2;
+    const char* last = inst.operands.data() + inst.operands.size();
+    const auto [end, ec] = std::from_chars(first, last, value, 16);
+    if (ec == std::errc() && end != first) return value;
+  }
+  return std::nullopt;
 }
 
 // Registers: parsed from the SASS text when present, else each instruction reads the previous
@@ -249,6 +279,7 @@ void set_registers(PlanEntry& entry, const Draft& d, const traces::OpcodeInfo& i
     workloads::parse_operands(inst);
     entry.dsts = inst.dsts;
     entry.srcs = inst.srcs;
+    entry.wait_count = wait_count(inst);
     return;
   }
   const bool writes = !(info.access == traces::AccessKind::kStore ||
@@ -313,8 +344,7 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
     const auto info = traces::classify_opcode(isa, d.mnemonic);
-    if (info.space != traces::MemSpace::kGlobal && info.space != traces::MemSpace::kGeneric)
-      continue;
+    if (!lane_addressed_global(info)) continue;
     const bool store = info.access == traces::AccessKind::kStore;
     const double spr =
         d.measured && d.measured->l2_sectors > 0
@@ -348,6 +378,12 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
       e.sparse = shape.sparse;
       e.footprint_sectors = shape.footprint;
       e.reuse_group = shape.reuse_group;
+      // The kernel's global entries walk their footprints side by side: each re-reads within
+      // its share (by sectors) of a 4 MiB window, so that together they re-read within 4 MiB of
+      // the kernel's traffic, inside any target's L2, and fetch each line from DRAM once.
+      const double share = sectors[i] / std::max(load_sectors + store_sectors, 1.0);
+      e.window_lines = static_cast<uint64_t>(
+          std::max(1.0, std::floor(share * static_cast<double>(kReuseWindowBytes / 128))));
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
     } else if (info.space == traces::MemSpace::kShared && !d.measured) {
@@ -367,6 +403,10 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     plan.entries.push_back(std::move(e));
   }
   plan.exit_opcode = opcodes->intern("EXIT");
+  if (const auto waves = p.metric("launch__waves_per_multiprocessor"); waves && *waves > 1) {
+    plan.ctas_per_wave = static_cast<uint64_t>(
+        std::ceil(static_cast<double>(p.grid.volume()) / *waves - 1e-6));
+  }
 
   traces::KernelInfo& k = plan.info;
   k.name = p.mangled_name.empty() ? p.name : p.mangled_name;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct PlanEntry {
   std::vector<traces::Reg> dsts, srcs;
   traces::Reg guard{};
   bool guard_negated = false;
+  /// The count a wait leaves outstanding (DEPBAR.LE SB0, 0x3; WARPGROUP.DEPBAR.LE gsb0, 0x1),
+  /// from the SASS text; absent for other instructions.
+  std::optional<int64_t> wait_count;
   // Memory shape (memory instructions only).
   uint32_t sectors_per_request = 1;  ///< Global: distinct 32 B sectors per warp request.
   uint32_t lines_per_request = 1;    ///< Global: distinct 128 B lines per request (L1 tags).
@@ -49,6 +53,9 @@ struct PlanEntry {
   uint64_t footprint_sectors = 1;    ///< Global/local: distinct sectors the entry touches.
   uint32_t reuse_group = 1;          ///< Global: consecutive requests (neighbouring warps of a
                                      ///< CTA, then later iterations) that read the same sectors.
+  uint64_t window_lines = 1u << 15;  ///< Global/local: the walk re-reads a line within this many
+                                     ///< 128 B lines of the entry's footprint (its part of the
+                                     ///< kernel's 4 MiB reuse window).
   uint32_t conflict_ways = 1;        ///< Shared: wavefronts per request / ideal.
   uint64_t region = 0;               ///< Base address of the entry's region.
 };
@@ -64,6 +71,9 @@ struct ReplayPlan {
   /// the CTA's barriers in the same order (per-warp shares of a warp-specialised kernel such as
   /// cuBLAS's deadlock: one warp waits at a barrier for warps that wait for its wgmma).
   bool warpgroup_collective = false;
+  /// CTAs resident at once on the measured GPU (its SMs times CTAs per SM, from ncu's waves per
+  /// SM); 0 when unknown or when the grid fits in one wave. Address walks follow the waves.
+  uint64_t ctas_per_wave = 0;
 };
 
 /// Builds the plan of `profile`, interning into a fresh sm_xx opcode table. Throws InputError

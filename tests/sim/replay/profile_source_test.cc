@@ -247,3 +247,115 @@ TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
 
 }  // namespace
 }  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+// A scattered load (32 sectors in 32 lines a request) by `warps` one-warp CTAs, `per_warp`
+// executions each, over a footprint of `footprint_sectors` (from the DRAM bytes).
+ReplayPlan scattered_plan(uint32_t warps, double per_warp, double footprint_sectors) {
+  traces::ncu::KernelProfile p;
+  p.name = "scattered";
+  p.grid = {warps, 1, 1};
+  p.block = {32, 1, 1};
+  const double count = warps * per_warp;
+  p.pcs = {pc(0x00, "LDG.E R2, desc[UR4][R4.64]", count, PcSpace::kGlobal, count * 32),
+           pc(0x10, "EXIT", warps)};
+  p.pcs[0].l2_sectors_ideal = count * 4;
+  p.pcs[0].l1_tag_requests = count * 32;
+  p.dram_read_bytes = footprint_sectors * 32;
+  return plan_from_profile(p);
+}
+
+// Visits of every 32 B sector of the load, and for each 128 B line the first and last warp
+// that read it.
+struct Visits {
+  std::map<uint64_t, uint64_t> sectors;
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> line_warps;
+};
+
+Visits visits_of(const ReplayPlan& plan, uint32_t warps) {
+  Visits v;
+  for (uint64_t w = 0; w < warps; ++w) {
+    traces::WarpTrace warp;
+    build_warp(plan, w, warps, 32, warp);
+    for (const auto& inst : warp.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
+      for (uint64_t a : warp.lane_addresses(inst)) {
+        ++v.sectors[a / 32];
+        auto [it, fresh] = v.line_warps.try_emplace(a / 128, w, w);
+        it->second.second = w;
+      }
+    }
+  }
+  return v;
+}
+
+// Half an execution a warp: every other warp runs the load, yet the walk covers the whole
+// footprint once (ordinals are dense over the executions, not the warps).
+TEST(ReplaySource, FractionalCountsWalkTheWholeFootprint) {
+  const ReplayPlan plan = scattered_plan(256, 0.5, 4096);  // 128 loads, 4096 sectors.
+  const Visits v = visits_of(plan, 256);
+  EXPECT_EQ(v.sectors.size(), 4096u);
+  for (const auto& [sector, n] : v.sectors) EXPECT_EQ(n, 1u) << sector;
+}
+
+// A footprint larger than its window is walked window by window: all reads of a line come from
+// warps within one window's visits of each other, and every sector is read as often.
+TEST(ReplaySource, LargeFootprintsAreReReadWithinTheirWindow) {
+  ReplayPlan plan = scattered_plan(4096, 1, 16384);  // 4096 lines in 128 sets of 32; 32 visits.
+  ASSERT_EQ(plan.entries[0].lines_per_request, 32u);
+  plan.entries[0].window_lines = 64;  // 2 sets.
+  const Visits v = visits_of(plan, 4096);
+  EXPECT_EQ(v.sectors.size(), 16384u);
+  for (const auto& [sector, n] : v.sectors) EXPECT_EQ(n, 8u) << sector;
+  for (const auto& [line, warps] : v.line_warps) {
+    EXPECT_LT(warps.second - warps.first, 2u * 32) << line;
+  }
+  // Visits that do not divide evenly (3072 lines in 96 sets, 42.7 visits a set) still cover the
+  // whole footprint, each sector 10 or 11 times.
+  ReplayPlan uneven = scattered_plan(4096, 1, 12288);
+  uneven.entries[0].window_lines = 64;
+  const Visits u = visits_of(uneven, 4096);
+  EXPECT_EQ(u.sectors.size(), 12288u);
+  for (const auto& [sector, n] : u.sectors) {
+    EXPECT_GE(n, 10u) << sector;
+    EXPECT_LE(n, 11u) << sector;
+  }
+  // Without a window (the whole footprint), a line's reads spread over the grid.
+  plan.entries[0].window_lines = 1u << 20;
+  const Visits whole = visits_of(plan, 4096);
+  EXPECT_EQ(whole.line_warps.begin()->second.second - whole.line_warps.begin()->second.first,
+            31u * 128);
+}
+
+// A DEPBAR replays with the count of groups it leaves outstanding (an immediate the trace
+// instruction carries), not 0, which would drain the whole cp.async pipeline at every wait.
+TEST(ReplaySource, WaitsCarryTheirCount) {
+  traces::ncu::KernelProfile p = loop_kernel();
+  p.pcs[2] = pc(0x20, "DEPBAR.LE SB0, 0x3", 70);
+  const ReplayPlan plan = plan_from_profile(p);
+  traces::WarpTrace warp;
+  build_warp(plan, 0, 20, 32, warp);
+  size_t waits = 0;
+  for (const auto& inst : warp.instructions) {
+    if (plan.info.opcodes->info(inst.opcode).base != "DEPBAR") continue;
+    ++waits;
+    EXPECT_TRUE(inst.has(traces::kInstHasImm));
+    EXPECT_EQ(inst.imm, 3);
+  }
+  EXPECT_GT(waits, 0u);
+}
+
+// With the measured GPU's waves, the ordinals go wave by wave and stay dense: two executions a
+// warp over waves of 1000 warps still read every sector equally often.
+TEST(ReplaySource, WavesKeepOrdinalsDense) {
+  ReplayPlan plan = scattered_plan(4096, 2, 16384);
+  plan.ctas_per_wave = 1000;
+  const Visits v = visits_of(plan, 4096);
+  EXPECT_EQ(v.sectors.size(), 16384u);
+  for (const auto& [sector, n] : v.sectors) EXPECT_EQ(n, 16u) << sector;
+}
+
+}  // namespace
+}  // namespace warpsim::replay

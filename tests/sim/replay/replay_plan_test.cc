@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "arch/error.h"
 #include "tests/sim/replay/replay_test_util.h"
 #include "traces/ncu/inputs.h"
@@ -96,6 +98,78 @@ TEST(ReplayPlan, RejectsProfilesWithoutCounts) {
   }
   EXPECT_THROW(traces::ncu::load_profiles({"/nonexistent.ncu-rep"}), InputError);
   EXPECT_THROW(traces::ncu::load_profiles({shared_stride_dir() + "session.txt"}), InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+using testing::pc;
+using traces::ncu::PcSpace;
+
+// A cp.async GEMM's shape: LDGSTS global reads, 128-bit shared loads, a TMA copy.
+traces::ncu::KernelProfile async_copy_kernel() {
+  traces::ncu::KernelProfile p;
+  p.name = "async";
+  p.sm_version = 90;
+  p.grid = {8, 1, 1};
+  p.block = {128, 1, 1};  // 32 warps.
+  p.pcs = {pc(0x00, "LDGSTS.E.BYPASS.LTC128B.128 desc[UR4][R2.64], P0, [R5]", 64, PcSpace::kOther,
+              64 * 16),
+           pc(0x10, "LDGDEPBAR", 64), pc(0x20, "DEPBAR.LE SB0, 0x1", 64),
+           pc(0x30, "LDS.128 R8, [R5]", 64, PcSpace::kShared),
+           pc(0x40, "LDS R12, [R6]", 64, PcSpace::kShared),
+           pc(0x50, "UTMALDG.2D [UR8], [UR4]", 8, PcSpace::kOther), pc(0x60, "EXIT", 32)};
+  p.pcs[0].l1_tag_requests = 64 * 4;
+  p.dram_read_bytes = 64 * 16 * 32;
+  // ncu's N-way column counts a request's wavefronts: 4 for a conflict-free 128-bit load.
+  p.pcs[3].shared_conflict_ways = 4;
+  p.pcs[4].shared_conflict_ways = 2;  // A 2-way conflicted 32-bit load.
+  p.metrics["launch__waves_per_multiprocessor"] = 2.5;
+  return p;
+}
+
+TEST(ReplayPlan, AsyncCopiesReadGlobalLinesAndWriteNoRegister) {
+  const ReplayPlan plan = plan_from_profile(async_copy_kernel());
+  const PlanEntry* ldgsts = find(plan, "LDGSTS.E.BYPASS.LTC128B.128");
+  ASSERT_NE(ldgsts, nullptr);
+  EXPECT_EQ(ldgsts->sectors_per_request, 16u);
+  EXPECT_EQ(ldgsts->lines_per_request, 4u);
+  EXPECT_EQ(ldgsts->footprint_sectors, 64u * 16);
+  EXPECT_TRUE(ldgsts->dsts.empty());  // Writes shared memory, not registers.
+  // Reads its address registers and the zero-fill predicate.
+  for (const traces::Reg r : {traces::gpr(2), traces::gpr(5)}) {
+    EXPECT_NE(std::find(ldgsts->srcs.begin(), ldgsts->srcs.end(), r), ldgsts->srcs.end());
+  }
+  // A TMA copy names a tensor box, not lane addresses: no global shape.
+  const PlanEntry* tma = find(plan, "UTMALDG.2D");
+  ASSERT_NE(tma, nullptr);
+  EXPECT_EQ(tma->sectors_per_request, 1u);
+  EXPECT_EQ(tma->footprint_sectors, 1u);
+}
+
+// A multi-stage cp.async pipeline waits for its oldest copies only: the wait keeps its count.
+TEST(ReplayPlan, WaitsKeepTheGroupsTheyLeaveOutstanding) {
+  const ReplayPlan plan = plan_from_profile(async_copy_kernel());
+  ASSERT_TRUE(find(plan, "DEPBAR.LE")->wait_count.has_value());
+  EXPECT_EQ(*find(plan, "DEPBAR.LE")->wait_count, 1);
+  EXPECT_FALSE(find(plan, "LDGDEPBAR")->wait_count.has_value());
+  EXPECT_FALSE(find(plan, "LDS.128")->wait_count.has_value());
+}
+
+TEST(ReplayPlan, SharedConflictsCountWavefrontsBeyondTheIdeal) {
+  const ReplayPlan plan = plan_from_profile(async_copy_kernel());
+  EXPECT_EQ(find(plan, "LDS.128")->conflict_ways, 1u);
+  EXPECT_EQ(find(plan, "LDS")->conflict_ways, 2u);
+}
+
+TEST(ReplayPlan, WavesGiveTheCtasResidentAtOnce) {
+  EXPECT_EQ(plan_from_profile(async_copy_kernel()).ctas_per_wave, 4u);  // 8 CTAs in 2.5 waves.
+  traces::ncu::KernelProfile one_wave = async_copy_kernel();
+  one_wave.metrics["launch__waves_per_multiprocessor"] = 0.5;
+  EXPECT_EQ(plan_from_profile(one_wave).ctas_per_wave, 0u);
 }
 
 }  // namespace
