@@ -3,8 +3,11 @@
 # under Nsight Compute, one launch each, cold caches and the clocks as found, with every section
 # and the SASS source page, for `warpsim replay` to be checked against:
 #   validate/capture/foreign/capture.sh OUT_DIR
-# Writes OUT_DIR/torch_ops.ncu-rep, raw.csv (raw page, base units), kernels.tsv (launch, NVTX op,
-# kernel, grid, block, cycles) and meta.txt (GPU, driver, ncu, torch versions, command line).
+# Writes OUT_DIR/torch_ops.ncu-rep, raw.csv (raw page, base units), raw_instances.csv (the same
+# with metric instances: the per-PC counts and sass__inst_executed_per_opcode), source_sass.csv
+# (the source page: per-PC SASS and counters), kernels.tsv (launch, kernel, grid, block, cycles,
+# warp instructions) and meta.txt (GPU, driver, ncu, torch versions, command line). Replay with
+#   warpsim replay OUT_DIR/raw_instances.csv OUT_DIR/source_sass.csv --arch h200
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?OUT_DIR}
@@ -20,6 +23,9 @@ cmd=(ncu --clock-control none --cache-control all --set full --import-source yes
 } > "$out/meta.txt"
 "${cmd[@]}" > "$out/ncu.log" 2>&1
 ncu -i "$out/torch_ops.ncu-rep" --csv --page raw --print-units base > "$out/raw.csv"
+ncu -i "$out/torch_ops.ncu-rep" --csv --page raw --print-units base \
+    --print-metric-instances details > "$out/raw_instances.csv"
+ncu -i "$out/torch_ops.ncu-rep" --csv --page source --print-source sass > "$out/source_sass.csv"
 python3 - "$out/raw.csv" > "$out/kernels.tsv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))[1:]
