@@ -3,8 +3,8 @@
 // such as the L1 sector hit rate are evaluated from the counts when statistics are dumped.
 //
 // Fidelity: counts are exact for the modelled events. Left out: ncu's counters of traffic warpsim
-// does not model (texture, LDGSTS bypass, TMA), and the arbitration conflicts the hardware's
-// bank-conflict counter also includes (NCU.md).
+// does not model (texture, LDGSTS bypass, TMA multicast), and the arbitration conflicts the
+// hardware's bank-conflict counter also includes (NCU.md).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +53,10 @@ struct SmMemoryCounters {
   std::uint64_t global_red_sectors = 0;    ///< l1tex__t_sectors_pipe_lsu_mem_global_op_red
   /// LSU instructions without recorded lane addresses (timed as L1 hits, no traffic).
   std::uint64_t unaddressed_ops = 0;
+  /// TMA copies' bytes: global → shared (l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld)
+  /// and shared → global (l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st).
+  std::uint64_t tma_ld_bytes = 0;
+  std::uint64_t tma_st_bytes = 0;
 
   // MSHRs and the port to the memory system.
   std::uint64_t mshr_allocations = 0;  ///< MSHR entries allocated (lines missed, atomics sent).

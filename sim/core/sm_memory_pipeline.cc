@@ -48,7 +48,8 @@ SmMemoryPipeline::SmMemoryPipeline(const SmMemoryConfig& config, const SmMemoryP
     : config_(validated(config)),
       responses_(ports.responses),
       mio_(config_, counters_, completions_),
-      lsu_(config_, counters_, completions_, request_port(ports), mio_) {
+      lsu_(config_, counters_, completions_, request_port(ports), mio_),
+      tma_(config_, counters_, completions_, request_port(ports)) {
   // Every queued or waiting instruction has at most one pending completion.
   completions_.reserve(static_cast<std::size_t>(config_.mio_queue_depth_per_sm) +
                        static_cast<std::size_t>(config_.lsu_queue_depth_per_sm) +
@@ -150,6 +151,24 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
   check_smsp(op.sub_partition);
   const traces::WarpInstruction& inst = *op.inst;
   const traces::OpcodeInfo& info = *op.info;
+  if (info.has(traces::kOpTma) &&
+      (info.space == MemSpace::kGlobalToShared || info.space == MemSpace::kSharedToGlobal)) {
+    // A bulk copy: the TMA unit moves the bytes its trace fields name.
+    const traces::InstructionExtras* extras =
+        op.warp != nullptr ? op.warp->extras_of(inst) : nullptr;
+    if (extras != nullptr && extras->tma) {
+      const traces::TmaInfo& tma = *extras->tma;
+      const std::uint32_t bytes = tma.bytes - std::min(tma.bytes, tma.oob_bytes);
+      // The addresses sit in the warp's address pool (the SM's copy of it, when it keeps one).
+      const std::span<const std::uint64_t> addresses =
+          op.lanes != nullptr
+              ? std::span<const std::uint64_t>(op.lanes + tma.address_offset, tma.address_count)
+              : op.warp->tma_addresses(inst);
+      tma_.issue(op.warp_slot, op.op_id, info.space == MemSpace::kSharedToGlobal, addresses, bytes,
+                 now);
+      return;
+    }
+  }
   WarpAccess access;
   access.mask = static_cast<std::uint32_t>(inst.active_mask);
   access.width_bytes = inst.mem_width != 0 ? inst.mem_width : info.width_bytes;
@@ -202,9 +221,13 @@ void SmMemoryPipeline::issue(const MemoryOp& op, engine::Cycle now) {
 }
 
 engine::Cycle SmMemoryPipeline::advance(engine::Cycle now, CompletionSink& sink) {
-  while (responses_->has_message()) lsu_.on_response(responses_->pop(), now);
+  while (responses_->has_message()) {
+    const mem::MemResponse response = responses_->pop();
+    if (!tma_.on_response(response, now)) lsu_.on_response(response, now);
+  }
   mio_.advance(now);
   lsu_.advance(now);
+  tma_.advance(now);
   mio_.advance(now);  // load data the tag stage made ready by now
   completions_.deliver(now, sink);
   const engine::Cycle next = next_cycle();
@@ -212,7 +235,7 @@ engine::Cycle SmMemoryPipeline::advance(engine::Cycle now, CompletionSink& sink)
 }
 
 engine::Cycle SmMemoryPipeline::next_cycle() const {
-  return std::min({completions_.next(), mio_.next_cycle(), lsu_.next_cycle()});
+  return std::min({completions_.next(), mio_.next_cycle(), lsu_.next_cycle(), tma_.next_cycle()});
 }
 
 void SmMemoryPipeline::prefetch() const {
@@ -221,7 +244,7 @@ void SmMemoryPipeline::prefetch() const {
 }
 
 bool SmMemoryPipeline::idle() const {
-  return mio_.queued() == 0 && lsu_.idle() && completions_.empty();
+  return mio_.queued() == 0 && lsu_.idle() && tma_.idle() && completions_.empty();
 }
 
 }  // namespace warpsim::core

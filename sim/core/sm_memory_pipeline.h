@@ -2,8 +2,8 @@
 // instruction by its OpcodeInfo to the MIO path (shared memory, shuffles, constant loads; generic
 // accesses whose first active lane falls in the kernel's shared window) or to the LSU path (global,
 // local and other generic accesses, LDGSTS's global read, texture and surface accesses through the
-// L1), owns the SM's ends of the request and response ports to the memory system, and reports
-// completions when their cycle comes.
+// L1) or to the TMA unit (bulk copies with trace fields), owns the SM's ends of the request and
+// response ports to the memory system, and reports completions when their cycle comes.
 //
 // Calling contract: the SM calls advance(now) at every cycle the pipeline asked for (and may call
 // it whenever it ticks). The recommended order within an SM tick is advance(), then can_accept()
@@ -25,6 +25,7 @@
 #include "sim/core/sm_memory_completions.h"
 #include "sim/core/sm_memory_config.h"
 #include "sim/core/sm_memory_counters.h"
+#include "sim/core/tma_unit.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/port.h"
 #include "sim/mem/mem_request.h"
@@ -89,6 +90,7 @@ class SmMemoryPipeline final : public MemoryPipeline {
   engine::Port<mem::MemResponse>* responses_;
   MioPipe mio_;
   Lsu lsu_;
+  TmaUnit tma_;
   SmMemoryKernelLayout layout_;
   std::array<std::uint64_t, 64> lanes_{};  // scratch: the current instruction's lane addresses
 };

@@ -54,6 +54,8 @@ void add_sm_counters(stats::Registry& r, Counters& c, int i) {
   r.add_counter(p + "l1.local_st.sectors", &m.local_st.sectors, "sector", "local store sectors");
   r.add_counter(p + "l1.local_st.hits", &m.local_st.sector_hits, "sector",
                 "local store sectors hit in L1");
+  r.add_counter(p + "tma.ld_bytes", &m.tma_ld_bytes, "byte", "TMA copy bytes, global to shared");
+  r.add_counter(p + "tma.st_bytes", &m.tma_st_bytes, "byte", "TMA copy bytes, shared to global");
   r.add_counter(p + "shared.ld_wavefronts", &m.shared_ld_wavefronts, "", "shared load wavefronts");
   r.add_counter(p + "shared.st_wavefronts", &m.shared_st_wavefronts, "", "shared store wavefronts");
   r.add_counter(p + "shared.atom_wavefronts", &m.shared_atom_wavefronts, "",
@@ -205,6 +207,12 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                   "global load sectors hit", Aggregate::kSum, "gpu.sm[*].l1.global_ld.hits");
   r.add_aggregate("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "", "global store requests",
                   Aggregate::kSum, "gpu.sm[*].l1.global_st.requests");
+  r.add_aggregate("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "byte",
+                  "TMA copy bytes read from global memory", Aggregate::kSum,
+                  "gpu.sm[*].tma.ld_bytes");
+  r.add_aggregate("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", "byte",
+                  "TMA copy bytes written to global memory", Aggregate::kSum,
+                  "gpu.sm[*].tma.st_bytes");
   // Over every sector the tag stage looked up, loads and stores, global and local, as ncu counts
   // it (validate/reference/h200: saxpy's 33 % are its stores hitting the lines of y it loaded).
   r.add_formula("l1tex__t_sector_hit_rate.pct", "%", "L1 sector hit rate (loads and stores)",

@@ -3,9 +3,35 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <queue>
+#include <utility>
+#include <vector>
 
 namespace warpsim::replay {
 namespace {
+
+// Where the footprint walk puts the `group`-th of `groups` groups of requests that each touch
+// `lines` lines, over `sets` line sets with `q` sector slots each: its set and slot.
+//
+// The walk takes one sector slot of every line set of a window before the next slot: a line's
+// other sectors come round a window later (L2 reuse of its fetch granule, not L1 hits). The
+// window is the whole footprint when it is small; a larger footprint is walked window by window
+// (PlanEntry::window_lines), each set's visits all within its window, so that a line is fetched
+// from DRAM once (the footprint comes from the measured DRAM bytes) on any target's L2.
+std::pair<uint64_t, uint64_t> walk(const PlanEntry& e, uint64_t group, uint64_t groups,
+                                   uint64_t lines, uint64_t sets, uint64_t q) {
+  const uint64_t window = std::min(sets, std::max<uint64_t>(1, e.window_lines / lines));
+  // Window c holds sets [c w, c w + w) and groups [start(c), start(c + 1)): each window gets its
+  // sets' share of the groups, so every set is visited groups / sets times (rounded).
+  const auto start = [&](uint64_t c) { return c * window * groups / sets; };
+  uint64_t chunk = std::min(group * sets / (window * groups), (sets - 1) / window);
+  while (chunk > 0 && start(chunk) > group) --chunk;
+  while ((chunk + 1) * window < sets && start(chunk + 1) <= group) ++chunk;
+  const uint64_t first_set = chunk * window;
+  const uint64_t span = std::min(window, sets - first_set);
+  const uint64_t r = group - std::min(group, start(chunk));
+  return {first_set + r % span, (r / span) % q};
+}
 
 // Fills the lane addresses of one dynamic execution: the `k`-th of the `executions` of its entry
 // over the grid.
@@ -36,24 +62,8 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
   const uint64_t sets = std::max<uint64_t>(1, footprint_lines / lines);
   const uint64_t reuse = std::max<uint32_t>(e.reuse_group, 1);
-  const uint64_t group = k / reuse;
-  // The walk takes one sector slot of every line set of a window before the next slot: a line's
-  // other sectors come round a window later (L2 reuse of its fetch granule, not L1 hits). The
-  // window is the whole footprint when it is small; a larger footprint is walked window by
-  // window (PlanEntry::window_lines), each set's visits all within its window, so that a line is
-  // fetched from DRAM once (the footprint comes from the measured DRAM bytes) on any target's L2.
-  const uint64_t window = std::min(sets, std::max<uint64_t>(1, e.window_lines / lines));
   const uint64_t groups = std::max<uint64_t>(1, (executions + reuse - 1) / reuse);
-  // Window c holds sets [c w, c w + w) and groups [start(c), start(c + 1)): each window gets its
-  // sets' share of the groups, so every set is visited groups / sets times (rounded).
-  const auto start = [&](uint64_t c) { return c * window * groups / sets; };
-  uint64_t chunk = std::min(group * sets / (window * groups), (sets - 1) / window);
-  while (chunk > 0 && start(chunk) > group) --chunk;
-  while ((chunk + 1) * window < sets && start(chunk + 1) <= group) ++chunk;
-  const uint64_t first_set = chunk * window;
-  const uint64_t span = std::min(window, sets - first_set);
-  const uint64_t r = group - std::min(group, start(chunk));
-  const uint64_t set = first_set + r % span, slot = (r / span) % q;
+  const auto [set, slot] = walk(e, k / reuse, groups, lines, sets, q);
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;      // The lane's sector in the request.
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.
@@ -63,6 +73,21 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     const uint64_t sector = (slot * spl + j % spl) % 4;
     out[a] = e.region + (line * 4 + sector) * 32 + offset;
   }
+}
+
+// Gives a TMA copy (the `k`-th of its entry's `executions`) its trace fields: copy_lines whole
+// lines of the entry's footprint, consecutive, walked like a request's line set.
+void copy_addresses(const PlanEntry& e, uint64_t k, uint64_t executions,
+                    traces::WarpInstruction& inst, traces::WarpTrace& warp) {
+  const uint64_t lines = e.copy_lines;
+  const uint64_t sets = std::max<uint64_t>(1, e.footprint_sectors / 4 / lines);
+  const uint64_t set = walk(e, k, std::max<uint64_t>(executions, 1), lines, sets, 1).first;
+  traces::TmaInfo tma;
+  tma.bytes = static_cast<uint32_t>(lines * 128);
+  tma.address_offset = static_cast<uint32_t>(warp.addresses.size());
+  tma.address_count = static_cast<uint32_t>(lines);
+  for (uint64_t l = 0; l < lines; ++l) warp.addresses.push_back(e.region + (set * lines + l) * 128);
+  warp.mutable_extras(inst).tma = tma;
 }
 
 }  // namespace
@@ -94,9 +119,9 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   // time walk neighbouring parts of the entry's footprint, and the ordinals are dense whatever
   // the per-warp count (a count of half a warp takes every other warp).
   const uint64_t wave_units =
-      plan.ctas_per_wave == 0 ? units
-                              : std::clamp<uint64_t>(plan.ctas_per_wave * (by_cta ? 1 : warps_per_cta),
-                                                     1, units);
+      plan.ctas_per_wave == 0
+          ? units
+          : std::clamp<uint64_t>(plan.ctas_per_wave * (by_cta ? 1 : warps_per_cta), 1, units);
   const uint64_t wave_first = unit / wave_units * wave_units;
   const uint64_t in_wave = unit - wave_first;
   const uint64_t wave_size = std::min(wave_units, units - wave_first);
@@ -107,9 +132,9 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     } else {
       const auto whole = static_cast<uint64_t>(std::floor(e.per_warp));  // Every unit runs these.
       const uint64_t base = before(wave_first, e.per_warp);
-      rank = base + (p < whole ? p * wave_size + in_wave
-                               : whole * wave_size +
-                                     (before(unit, e.per_warp) - base - whole * in_wave));
+      rank = base + (p < whole
+                         ? p * wave_size + in_wave
+                         : whole * wave_size + (before(unit, e.per_warp) - base - whole * in_wave));
     }
     return rank * copies + copy;
   };
@@ -122,7 +147,12 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   size_t instructions = 1, addresses_needed = 0;
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     instructions += budget[i];
-    if (opcodes.info(plan.entries[i].opcode).is_memory()) addresses_needed += budget[i] * lanes;
+    const PlanEntry& e = plan.entries[i];
+    if (e.copy_lines > 0) {
+      addresses_needed += budget[i] * e.copy_lines;
+    } else if (opcodes.info(e.opcode).is_memory()) {
+      addresses_needed += budget[i] * lanes;
+    }
   }
   warp.instructions.reserve(warp.instructions.size() + instructions);
   warp.addresses.reserve(warp.addresses.size() + addresses_needed);
@@ -150,7 +180,9 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     }
     inst.active_mask = n >= 64 ? all : ((traces::LaneMask{1} << n) - 1) & all;
     const traces::OpcodeInfo& info = opcodes.info(opcode);
-    if (info.is_memory() && e != nullptr) {
+    if (e != nullptr && e->copy_lines > 0) {
+      copy_addresses(*e, ordinal(*e, p), executions(*e), inst, warp);
+    } else if (info.is_memory() && e != nullptr) {
       inst.mem_width = info.width_bytes;
       lane_addresses(*e, info, ordinal(*e, p), executions(*e), n, addresses);
       warp.set_lane_addresses(inst, std::span<const uint64_t>(addresses.data(), n));
@@ -160,6 +192,11 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   // Runs of neighbouring entries with the same count form a loop body: each run repeats its
   // count before the next starts, so paths of a divergent branch run one after the other, as
   // the hardware serialises them.
+  struct Run {
+    size_t first, end;
+    uint64_t count;
+  };
+  std::vector<Run> runs;
   const size_t n = plan.entries.size();
   for (size_t i = 0; i < n;) {
     if (budget[i] == 0) {
@@ -168,14 +205,40 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     }
     size_t end = i + 1;
     while (end < n && (budget[end] == budget[i] || budget[end] == 0)) ++end;
-    for (uint64_t p = 0; p < budget[i]; ++p) {
-      for (size_t t = i; t < end; ++t) {
-        if (budget[t] == 0) continue;
-        const PlanEntry& e = plan.entries[t];
-        emit(&e, e.opcode, e.pc, p);
-      }
-    }
+    runs.push_back({i, end, budget[i]});
     i = end;
+  }
+  const auto body = [&](const Run& run, uint64_t p) {
+    for (size_t t = run.first; t < run.end; ++t) {
+      if (budget[t] == 0) continue;
+      const PlanEntry& e = plan.entries[t];
+      emit(&e, e.opcode, e.pc, p);
+    }
+  };
+  if (!plan.warpgroup_collective) {
+    for (const Run& run : runs) {
+      for (uint64_t p = 0; p < run.count; ++p) body(run, p);
+    }
+  } else {
+    // A warp-specialised kernel's roles run at once (the producer's copies beside the
+    // consumers' wgmma), but every warp replays every role: the runs' passes are merged, pass p
+    // of a run of c passes at (p + 1/2) / c of the warp's stream (ties in PC order).
+    using Next = std::pair<uint64_t, size_t>;  // (pass, run)
+    const auto later = [&](const Next& a, const Next& b) {
+      const unsigned __int128 ta =
+          (2 * static_cast<unsigned __int128>(a.first) + 1) * runs[b.second].count;
+      const unsigned __int128 tb =
+          (2 * static_cast<unsigned __int128>(b.first) + 1) * runs[a.second].count;
+      return ta != tb ? ta > tb : a.second > b.second;
+    };
+    std::priority_queue<Next, std::vector<Next>, decltype(later)> next(later);
+    for (size_t r = 0; r < runs.size(); ++r) next.push({0, r});
+    while (!next.empty()) {
+      const auto [p, r] = next.top();
+      next.pop();
+      body(runs[r], p);
+      if (p + 1 < runs[r].count) next.push({p + 1, r});
+    }
   }
   const uint32_t exit_pc = plan.entries.empty() ? 0 : plan.entries.back().pc + 16;
   emit(nullptr, plan.exit_opcode, exit_pc, 0);

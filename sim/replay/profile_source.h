@@ -13,8 +13,9 @@
 // GPU and pass by pass within a wave, so warps that run together read neighbouring lines. Waits
 // on asynchronous copies keep their count (DEPBAR.LE SB0, 0x3). Left out: divergence order
 // within a warp (paths are not interleaved), data-dependent addresses, reuse between different
-// instructions (each entry has its own address region), TMA copies' traffic (a descriptor names
-// the box; the instruction is timed without memory traffic).
+// instructions (each entry has its own address region). TMA copies carry whole consecutive lines
+// of their footprint in the trace's TMA fields. In a kernel with warpgroup-collective
+// instructions the loops (runs) are merged pass by pass, since its roles run side by side.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "arch/error.h"
+#include "sim/replay/access_shape.h"
 #include "workloads/sass_listing.h"
 
 namespace warpsim::replay {
@@ -151,91 +152,6 @@ std::vector<Draft> drafts_of(const KernelProfile& p, traces::Isa isa, PlanFideli
   return drafts;
 }
 
-// Global accesses whose lanes carry addresses: loads, stores and atomics, generic ones, and
-// LDGSTS's global reads (a TMA copy moves a tensor box named by a descriptor, not lane addresses).
-bool lane_addressed_global(const traces::OpcodeInfo& info) {
-  return info.space == traces::MemSpace::kGlobal || info.space == traces::MemSpace::kGeneric ||
-         (info.space == traces::MemSpace::kGlobalToShared && !info.has(traces::kOpTma));
-}
-
-// The L1 hit rate of global loads: their own sector counts when measured (the kernel's rate
-// counts stores too, which never hit), else the kernel's rate.
-double load_hit_rate(const KernelProfile& p) {
-  const auto hits = p.metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
-  const auto sectors = p.metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-  if (hits && sectors && *sectors > 0) return *hits / *sectors;
-  return p.l1_hit_rate_pct.value_or(0) / 100;
-}
-
-// The access shape of one global entry, from its measured sectors and L1 tags per request, the
-// kernel's DRAM bytes and L1 hit rate.
-struct Shape {
-  uint32_t sectors = 1, lines = 1;
-  bool sparse = false;
-  uint64_t footprint = 1;
-  uint32_t reuse_group = 1;
-};
-
-Shape global_shape(const Draft& d, const KernelProfile& p, double entry_sectors,
-                   double kind_sectors, bool store, bool sparse_loads) {
-  Shape out;
-  const double spr = entry_sectors / d.count;
-  out.sectors = static_cast<uint32_t>(std::clamp(std::lround(spr), 1L, 32L));
-  // Lines per request: the L1 tag lookups when measured; else a scattered request (sectors well
-  // above the ideal) puts each sector in its own line, a coalesced one packs them.
-  const double tags = d.measured ? d.measured->l1_tag_requests / d.count : 0;
-  const double ideal = d.measured ? d.measured->l2_sectors_ideal : 0;
-  const bool scattered = ideal > 0 && d.measured->l2_sectors > 1.5 * ideal;
-  const long packed = (out.sectors + 3) / 4;
-  const long lines = tags >= 1 ? std::lround(tags) : scattered ? out.sectors : packed;
-  out.lines = static_cast<uint32_t>(std::clamp(lines, packed, static_cast<long>(out.sectors)));
-  out.sparse = !store && sparse_loads && (out.sectors + out.lines - 1) / out.lines <= 2;
-  // Unique sectors: loads from the DRAM bytes they cause (a sparse sector costs a 64 B fetch),
-  // stores from the ideal sectors (each byte written once) or else the DRAM bytes.
-  const double share = entry_sectors / std::max(kind_sectors, 1.0);
-  double unique = entry_sectors;
-  if (store && ideal > 0) {
-    unique = ideal;
-  } else if (const double dram = store ? p.dram_write_bytes : p.dram_read_bytes; dram > 0) {
-    unique = dram / (out.sparse ? 64 : 32) * share;
-  }
-  out.footprint = static_cast<uint64_t>(
-      std::clamp(unique, static_cast<double>(out.sectors), std::max(entry_sectors, 1.0)));
-  // Temporal locality: loads share sectors between neighbouring requests as often as L1 hit
-  // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which write
-  // through L1, rewrite each unique sector as often as the sectors over the footprint say.
-  const double l1_hit = std::clamp(load_hit_rate(p), 0.0, 31.0 / 32);
-  const double group =
-      store ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
-  out.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
-  return out;
-}
-
-// Wavefronts per request over the conflict-free count: the measured wavefronts over the ideal
-// ones; else ncu's N-way column, which counts the wavefronts a request takes (4 for a
-// conflict-free 128-bit LDS or LDSM.x4), over the ideal count (one wavefront per 128 B a warp
-// moves); else the measured wavefronts over that ideal count.
-uint32_t shared_conflict_ways(const PcProfile& m, const traces::OpcodeInfo& info) {
-  const double per_request = std::max(1.0, 32.0 * std::max<uint32_t>(info.width_bytes, 4) / 128);
-  double ways = 1;
-  if (m.shared_wavefronts > 0 && m.shared_wavefronts_ideal > 0) {
-    ways = m.shared_wavefronts / m.shared_wavefronts_ideal;
-  } else if (m.shared_conflict_ways > 0) {
-    ways = m.shared_conflict_ways / per_request;
-  } else if (m.shared_wavefronts > 0) {
-    ways = m.shared_wavefronts / std::max(m.warp_insts * per_request, 1.0);
-  }
-  return static_cast<uint32_t>(std::clamp(std::lround(ways), 1L, 32L));
-}
-
-// True when the kernel's loads fetch more DRAM bytes than their L2 sectors hold: each miss
-// brings a 64 B granule of which one sector is used.
-bool loads_are_sparse(const KernelProfile& p, double load_sectors) {
-  const double l2_reads =
-      p.metric("lts__t_sectors_srcunit_tex_op_read.sum").value_or(load_sectors);
-  return l2_reads > 0 && p.dram_read_bytes > 1.5 * 32 * l2_reads;
-}
-
 // The groups a DEPBAR or WARPGROUP.DEPBAR leaves outstanding: its first hexadecimal operand
 // ("DEPBAR.LE SB0, 0x3"). A multi-stage pipeline waits only for its oldest copies; without the
 // count, every wait would drain the whole pipeline.
@@ -354,6 +270,14 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     (store ? store_sectors : load_sectors) += sectors[i];
   }
   const bool sparse_loads = loads_are_sparse(p, load_sectors);
+  // TMA copies: the kernel's copy sectors spread evenly over its copies' executions.
+  double tma_counts[2] = {0, 0};
+  for (const Draft& d : drafts) {
+    const auto info = traces::classify_opcode(isa, d.mnemonic);
+    if (tma_copy(info)) tma_counts[info.space == traces::MemSpace::kSharedToGlobal] += d.count;
+  }
+  const double tma_load_sectors = tma_sectors(p, false);
+  const double traffic = load_sectors + store_sectors + tma_load_sectors + tma_sectors(p, true);
   traces::Reg previous{};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
@@ -369,9 +293,18 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     e.lane_fraction = std::clamp(threads / lanes_per_warp, 0.0, 1.0);
     set_registers(e, d, info, previous, i);
     e.region = kGlobalRegions + kRegionBytes * i;
+    // A TMA copy's lines: its share of the kernel's copy sectors (none when ncu gave no bytes).
+    uint32_t copy_lines = 0;
+    if (tma_copy(info) && d.count > 0) {
+      const bool store = info.space == traces::MemSpace::kSharedToGlobal;
+      const double total = store ? tma_sectors(p, true) : tma_load_sectors;
+      copy_lines = static_cast<uint32_t>(
+          std::clamp(std::lround(total / std::max(tma_counts[store], 1.0) / 4), 0L, 1L << 16));
+    }
     if (sectors[i] > 0) {
       const bool store = info.access == traces::AccessKind::kStore;
-      const Shape shape = global_shape(d, p, sectors[i], store ? store_sectors : load_sectors,
+      const Shape shape = global_shape(d.count, d.measured, p, sectors[i],
+                                       store ? store_sectors : load_sectors + tma_load_sectors,
                                        store, sparse_loads);
       e.sectors_per_request = shape.sectors;
       e.lines_per_request = shape.lines;
@@ -381,9 +314,23 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
       // The kernel's global entries walk their footprints side by side: each re-reads within
       // its share (by sectors) of a 4 MiB window, so that together they re-read within 4 MiB of
       // the kernel's traffic, inside any target's L2, and fetch each line from DRAM once.
-      const double share = sectors[i] / std::max(load_sectors + store_sectors, 1.0);
+      const double share = sectors[i] / std::max(traffic, 1.0);
       e.window_lines = static_cast<uint64_t>(
           std::max(1.0, std::floor(share * static_cast<double>(kReuseWindowBytes / 128))));
+    } else if (copy_lines > 0) {
+      const bool store = info.space == traces::MemSpace::kSharedToGlobal;
+      e.copy_lines = copy_lines;
+      // Loads' unique lines from their share of the DRAM reads; stores write each line once.
+      const double copy_sectors = 4.0 * e.copy_lines * d.count;
+      const double unique = store ? copy_sectors
+                                  : p.dram_read_bytes / 32 * copy_sectors /
+                                        std::max(load_sectors + tma_load_sectors, 1.0);
+      const double least = 4.0 * std::max<uint32_t>(e.copy_lines, 1);
+      e.footprint_sectors =
+          static_cast<uint64_t>(std::clamp(unique, least, std::max(copy_sectors, least)));
+      e.window_lines = static_cast<uint64_t>(
+          std::max(1.0, std::floor(std::min(copy_sectors / std::max(traffic, 1.0), 1.0) *
+                                   static_cast<double>(kReuseWindowBytes / 128))));
     } else if (info.space == traces::MemSpace::kLocal) {
       e.footprint_sectors = static_cast<uint64_t>(std::max(1.0, d.count * 4));
     } else if (info.space == traces::MemSpace::kShared && !d.measured) {
@@ -404,8 +351,8 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   }
   plan.exit_opcode = opcodes->intern("EXIT");
   if (const auto waves = p.metric("launch__waves_per_multiprocessor"); waves && *waves > 1) {
-    plan.ctas_per_wave = static_cast<uint64_t>(
-        std::ceil(static_cast<double>(p.grid.volume()) / *waves - 1e-6));
+    plan.ctas_per_wave =
+        static_cast<uint64_t>(std::ceil(static_cast<double>(p.grid.volume()) / *waves - 1e-6));
   }
 
   traces::KernelInfo& k = plan.info;

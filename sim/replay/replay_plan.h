@@ -58,6 +58,7 @@ struct PlanEntry {
                                      ///< kernel's 4 MiB reuse window).
   uint32_t conflict_ways = 1;        ///< Shared: wavefronts per request / ideal.
   uint64_t region = 0;               ///< Base address of the entry's region.
+  uint32_t copy_lines = 0;           ///< TMA copies: 128 B lines each copy moves (0: not a copy).
 };
 
 /// A kernel's plan.

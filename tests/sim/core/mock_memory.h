@@ -203,6 +203,30 @@ class Bench {
     return id;
   }
 
+  /// Adds a TMA copy issued at `cycle`: `bytes` bytes from each of `addresses` an equal share,
+  /// as Accel-Sim v6's TMA fields give them; returns its op id.
+  std::uint32_t add_copy(engine::Cycle cycle, const traces::OpcodeInfo& info,
+                         const std::vector<std::uint64_t>& addresses, std::uint32_t bytes) {
+    traces::WarpInstruction inst;
+    inst.active_mask = 1;
+    warp_.instructions.push_back(inst);
+    traces::WarpInstruction& stored = warp_.instructions.back();
+    traces::TmaInfo tma;
+    tma.bytes = bytes;
+    tma.address_offset = static_cast<std::uint32_t>(warp_.addresses.size());
+    tma.address_count = static_cast<std::uint32_t>(addresses.size());
+    warp_.addresses.insert(warp_.addresses.end(), addresses.begin(), addresses.end());
+    warp_.mutable_extras(stored).tma = tma;
+    const auto id = static_cast<std::uint32_t>(sm_.script.size());
+    MemoryOp op;
+    op.op_id = id;
+    op.inst = &stored;
+    op.info = &info;
+    op.warp = &warp_;
+    sm_.script.push_back({cycle, op});
+    return id;
+  }
+
   /// Runs until nothing is left to do.
   void run() { engine_.run(); }
 

@@ -359,3 +359,67 @@ TEST(ReplaySource, WavesKeepOrdinalsDense) {
 
 }  // namespace
 }  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+// A warp-specialised kernel's roles run at once on the GPU; every replayed warp runs every
+// role, so the roles' loops are merged pass by pass rather than run one after the other: the
+// first wgmma comes before the last FFMA.
+TEST(ReplaySource, WarpSpecialisedRolesRunSideBySide) {
+  const ReplayPlan plan = plan_from_profile(wgmma_kernel());
+  traces::WarpTrace warp;
+  build_warp(plan, 0, 48, 32, warp);
+  size_t first_hgmma = warp.instructions.size(), last_ffma = 0;
+  for (size_t i = 0; i < warp.instructions.size(); ++i) {
+    const std::string& base = plan.info.opcodes->info(warp.instructions[i].opcode).base;
+    if (base == "HGMMA") first_hgmma = std::min(first_hgmma, i);
+    if (base == "FFMA") last_ffma = i;
+  }
+  EXPECT_LT(first_hgmma, last_ffma);
+}
+
+// TMA copies: each moves its share of the L2 sectors the kernel's copies read beyond the LSU's
+// misses (ncu counts multicast bytes once per receiving SM), as whole consecutive lines of the
+// footprint behind the DRAM bytes, carried in the trace's TMA fields.
+TEST(ReplaySource, TmaCopiesCarryTheirLines) {
+  traces::ncu::KernelProfile p = wgmma_kernel();
+  p.pcs.insert(p.pcs.begin() + 1, pc(0x08, "UTMALDG.2D [UR8], [UR4]", 96, PcSpace::kOther));
+  p.metrics["l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"] = 96 * 8192;
+  p.metrics["lts__t_sectors_srcunit_tex_op_read.sum"] = 96 * 128 + 1000;
+  p.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"] = 1000;
+  p.dram_read_bytes = 48 * 4096;  // each line read twice
+  const ReplayPlan plan = plan_from_profile(p);
+  const PlanEntry* copy = nullptr;
+  for (const PlanEntry& e : plan.entries) {
+    if (plan.info.opcodes->info(e.opcode).base == "UTMALDG") copy = &e;
+  }
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->copy_lines, 32u);
+  EXPECT_EQ(copy->footprint_sectors, 48u * 4096 / 32);
+  std::map<uint64_t, uint64_t> line_reads;
+  uint64_t copies = 0;
+  for (uint64_t w = 0; w < 48; ++w) {
+    traces::WarpTrace warp;
+    build_warp(plan, w, 48, 32, warp);
+    for (const auto& inst : warp.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base != "UTMALDG") continue;
+      ++copies;
+      const traces::InstructionExtras* extras = warp.extras_of(inst);
+      ASSERT_TRUE(extras != nullptr && extras->tma);
+      EXPECT_EQ(extras->tma->bytes, 4096u);
+      const auto lines = warp.tma_addresses(inst);
+      ASSERT_EQ(lines.size(), 32u);
+      for (size_t l = 0; l < lines.size(); ++l) {
+        EXPECT_EQ(lines[l], lines[0] + 128 * l);
+        ++line_reads[lines[l]];
+      }
+    }
+  }
+  EXPECT_EQ(copies, 96u);
+  EXPECT_EQ(line_reads.size(), 48u * 4096 / 128);
+  for (const auto& [line, reads] : line_reads) EXPECT_EQ(reads, 2u) << line;
+}
+
+}  // namespace
+}  // namespace warpsim::replay

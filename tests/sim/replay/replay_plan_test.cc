@@ -118,10 +118,12 @@ traces::ncu::KernelProfile async_copy_kernel() {
   p.block = {128, 1, 1};  // 32 warps.
   p.pcs = {pc(0x00, "LDGSTS.E.BYPASS.LTC128B.128 desc[UR4][R2.64], P0, [R5]", 64, PcSpace::kOther,
               64 * 16),
-           pc(0x10, "LDGDEPBAR", 64), pc(0x20, "DEPBAR.LE SB0, 0x1", 64),
+           pc(0x10, "LDGDEPBAR", 64),
+           pc(0x20, "DEPBAR.LE SB0, 0x1", 64),
            pc(0x30, "LDS.128 R8, [R5]", 64, PcSpace::kShared),
            pc(0x40, "LDS R12, [R6]", 64, PcSpace::kShared),
-           pc(0x50, "UTMALDG.2D [UR8], [UR4]", 8, PcSpace::kOther), pc(0x60, "EXIT", 32)};
+           pc(0x50, "UTMALDG.2D [UR8], [UR4]", 8, PcSpace::kOther),
+           pc(0x60, "EXIT", 32)};
   p.pcs[0].l1_tag_requests = 64 * 4;
   p.dram_read_bytes = 64 * 16 * 32;
   // ncu's N-way column counts a request's wavefronts: 4 for a conflict-free 128-bit load.
