@@ -49,7 +49,13 @@ TmaInfo parse_tma(Tokens& tokens, WarpTrace& warp) {
   if (multicast > 1) tokens.fail("a multicast flag (0 or 1)", std::to_string(multicast));
   tma.multicast = multicast == 1;
   if (tma.multicast) tma.multicast_cta_mask = tokens.next_hex("a hex multicast CTA mask");
-  tma.bytes = to_u32(tokens, tokens.next_decimal("a TMA byte count"), "a TMA byte count");
+  // One copy fills at most a CTA's shared memory (228 KB on Hopper, 256 KB of unified L1).
+  constexpr uint64_t kMaxCopyBytes = 1u << 18;
+  const uint64_t bytes = tokens.next_decimal("a TMA byte count");
+  if (bytes > kMaxCopyBytes) {
+    tokens.fail("a TMA byte count of at most 262144", std::to_string(bytes));
+  }
+  tma.bytes = static_cast<uint32_t>(bytes);
   tma.oob_bytes = to_u32(tokens, tokens.next_decimal("an out-of-bounds byte count"),
                          "an out-of-bounds byte count");
   const uint64_t mode = tokens.next_decimal("a TMA address mode (0 list or 2 base+deltas)");

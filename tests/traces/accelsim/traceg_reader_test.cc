@@ -102,6 +102,10 @@ TEST(TracesAccelSimReaderTest, Version6NeedsGmmaFlagAndTmaFields) {
   EXPECT_NE(error_of(header + cta("insts = 1\n0000 ffffffff 0 UTMALDG.2D 0 0 0x10 0\n"))
                 .find("expected a TMA byte count"),
             std::string::npos);
+  EXPECT_NE(error_of(header + cta("insts = 1\n0000 ffffffff 0 UTMALDG.2D 0 0 0x10 0 4294967296 "
+                                  "0 0 1 0x1000\n"))
+                .find("expected a TMA byte count of at most 262144, got '4294967296'"),
+            std::string::npos);
   EXPECT_NE(error_of(header + cta("insts = 1\n0000 ffffffff 1 R4 HGMMA.64x64x16 0 2 0\n"))
                 .find("expected a GMMA commit-group flag (0 or 1), got '2'"),
             std::string::npos);
