@@ -81,7 +81,7 @@ Shape global_shape(double count, const PcProfile* measured, const KernelProfile&
   const double l1_hit = std::clamp(load_hit_rate(p), 0.0, 31.0 / 32);
   const double group =
       store ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
-  out.reuse_group = static_cast<uint32_t>(std::clamp(std::lround(group), 1L, 32L));
+  out.reuse_group = std::clamp(group, 1.0, 32.0);
   return out;
 }
 

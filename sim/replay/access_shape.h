@@ -29,7 +29,7 @@ struct Shape {
   uint32_t sectors = 1, lines = 1;  ///< Sectors and lines per request.
   bool sparse = false;       ///< Each miss fetches a 64 B granule of which one sector is used.
   uint64_t footprint = 1;    ///< Unique sectors.
-  uint32_t reuse_group = 1;  ///< Neighbouring requests that read the same sectors.
+  double reuse_group = 1;    ///< Neighbouring requests that read the same sectors (mean).
 };
 
 /// The shape of an entry executed `count` times (`measured`: its per-PC counters, or null),

@@ -61,9 +61,16 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
   const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
   const uint64_t sets = std::max<uint64_t>(1, footprint_lines / lines);
-  const uint64_t reuse = std::max<uint32_t>(e.reuse_group, 1);
-  const uint64_t groups = std::max<uint64_t>(1, (executions + reuse - 1) / reuse);
-  const auto [set, slot] = walk(e, k / reuse, groups, lines, sets, q);
+  // Request k belongs to group floor(k / reuse): a fractional reuse gives some groups one more
+  // reader than others, so that the share of requests that re-read a group's sectors is the
+  // measured L1 hit rate.
+  const double reuse = std::max(e.reuse_group, 1.0);
+  const auto group_of = [reuse](uint64_t i) {
+    return static_cast<uint64_t>(std::floor(static_cast<double>(i) / reuse + 1e-9));
+  };
+  const uint64_t groups = executions > 0 ? group_of(executions - 1) + 1 : 1;
+  const uint64_t group = group_of(k);
+  const auto [set, slot] = walk(e, group, std::max(groups, group + 1), lines, sets, q);
   for (uint32_t a = 0; a < n; ++a) {
     const uint64_t j = uint64_t{a} * s / n;      // The lane's sector in the request.
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.

@@ -51,8 +51,9 @@ struct PlanEntry {
   bool sparse = false;               ///< Global: the other sectors of a request's 64 B halves are
                                      ///< never touched (each L2 miss fetches unused bytes).
   uint64_t footprint_sectors = 1;    ///< Global/local: distinct sectors the entry touches.
-  uint32_t reuse_group = 1;          ///< Global: consecutive requests (neighbouring warps of a
-                                     ///< CTA, then later iterations) that read the same sectors.
+  double reuse_group = 1;            ///< Global: consecutive requests (neighbouring warps of a
+                                     ///< CTA, then later iterations) that read the same sectors,
+                                     ///< on average (1.28: a second reader for 28 % of groups).
   uint64_t window_lines = 1u << 15;  ///< Global/local: the walk re-reads a line within this many
                                      ///< 128 B lines of the entry's footprint (its part of the
                                      ///< kernel's 4 MiB reuse window).

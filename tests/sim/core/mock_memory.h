@@ -191,16 +191,7 @@ class Bench {
       }
       warp_.set_lane_addresses(stored, active);
     }
-    const auto id = static_cast<std::uint32_t>(sm_.script.size());
-    MemoryOp op;
-    op.warp_slot = static_cast<std::uint32_t>(smsp);
-    op.op_id = id;
-    op.sub_partition = smsp;
-    op.inst = &stored;
-    op.info = &info;
-    op.warp = &warp_;
-    sm_.script.push_back({cycle, op});
-    return id;
+    return script(cycle, info, stored, smsp);
   }
 
   /// Adds a TMA copy issued at `cycle`: `bytes` bytes from each of `addresses` an equal share,
@@ -217,14 +208,7 @@ class Bench {
     tma.address_count = static_cast<std::uint32_t>(addresses.size());
     warp_.addresses.insert(warp_.addresses.end(), addresses.begin(), addresses.end());
     warp_.mutable_extras(stored).tma = tma;
-    const auto id = static_cast<std::uint32_t>(sm_.script.size());
-    MemoryOp op;
-    op.op_id = id;
-    op.inst = &stored;
-    op.info = &info;
-    op.warp = &warp_;
-    sm_.script.push_back({cycle, op});
-    return id;
+    return script(cycle, info, stored, 0);
   }
 
   /// Runs until nothing is left to do.
@@ -256,6 +240,21 @@ class Bench {
   engine::Engine& engine() { return engine_; }
 
  private:
+  // Appends the op of `stored` (an instruction of warp_) to the SM's script; returns its id.
+  std::uint32_t script(engine::Cycle cycle, const traces::OpcodeInfo& info,
+                       const traces::WarpInstruction& stored, int smsp) {
+    const auto id = static_cast<std::uint32_t>(sm_.script.size());
+    MemoryOp op;
+    op.warp_slot = static_cast<std::uint32_t>(smsp);
+    op.op_id = id;
+    op.sub_partition = smsp;
+    op.inst = &stored;
+    op.info = &info;
+    op.warp = &warp_;
+    sm_.script.push_back({cycle, op});
+    return id;
+  }
+
   engine::Engine engine_;
   const engine::ClockDomain& domain_;
   ScriptedSm& sm_;

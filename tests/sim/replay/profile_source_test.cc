@@ -300,6 +300,30 @@ TEST(ReplaySource, FractionalCountsWalkTheWholeFootprint) {
   for (const auto& [sector, n] : v.sectors) EXPECT_EQ(n, 1u) << sector;
 }
 
+// An L1 hit rate that is not 1 - 1/n (25 %: 1.33 requests a group) gives some groups a second
+// reader and others none: a quarter of the requests re-read the sectors of the one before.
+TEST(ReplaySource, FractionalReuseGivesTheMeasuredShareOfRereads) {
+  traces::ncu::KernelProfile p;
+  p.name = "reuse";
+  p.grid = {4096, 1, 1};
+  p.block = {32, 1, 1};
+  p.pcs = {pc(0x00, "LDG.E R2, desc[UR4][R4.64]", 4096, PcSpace::kGlobal, 4096 * 4),
+           pc(0x10, "EXIT", 4096)};
+  p.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 4096 * 4;
+  p.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"] = 1024 * 4;
+  const ReplayPlan plan = plan_from_profile(p);
+  EXPECT_NEAR(plan.entries[0].reuse_group, 4.0 / 3, 1e-9);
+  uint64_t previous = ~uint64_t{0}, rereads = 0;
+  for (uint64_t w = 0; w < 4096; ++w) {
+    traces::WarpTrace warp;
+    build_warp(plan, w, 4096, 32, warp);
+    const uint64_t first = warp.lane_addresses(warp.instructions[0])[0];
+    rereads += first == previous;
+    previous = first;
+  }
+  EXPECT_EQ(rereads, 1024u);
+}
+
 // A footprint larger than its window is walked window by window: all reads of a line come from
 // warps within one window's visits of each other, and every sector is read as often.
 TEST(ReplaySource, LargeFootprintsAreReReadWithinTheirWindow) {
