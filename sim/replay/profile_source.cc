@@ -171,6 +171,12 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     inst.opcode = opcode;
     inst.pc = pc;
     uint32_t n = lanes;
+    if (e != nullptr && e->wait_cycles >= 0.5 && !warp.instructions.empty()) {
+      // The measured wait before this instruction is the stall count of the one before it.
+      traces::WarpInstruction& before = warp.instructions.back();
+      const auto stall = static_cast<uint8_t>(std::min(255L, std::lround(e->wait_cycles) + 1));
+      before.issue_stall = std::max(before.issue_stall, stall);
+    }
     if (e != nullptr) {
       n = static_cast<uint32_t>(std::lround(e->lane_fraction * lanes));
       n = std::min(n, lanes);

@@ -11,11 +11,13 @@
 // 4 MiB reuse window, so that each line is fetched from DRAM once) and the shared-memory
 // conflict degree. The walk numbers an entry's executions densely, wave by wave of the measured
 // GPU and pass by pass within a wave, so warps that run together read neighbouring lines. Waits
-// on asynchronous copies keep their count (DEPBAR.LE SB0, 0x3). Left out: divergence order
-// within a warp (paths are not interleaved), data-dependent addresses, reuse between different
-// instructions (each entry has its own address region). TMA copies carry whole consecutive lines
-// of their footprint in the trace's TMA fields. In a kernel with warpgroup-collective
-// instructions the loops (runs) are merged pass by pass, since its roles run side by side.
+// on asynchronous copies keep their count (DEPBAR.LE SB0, 0x3), and the waits measured before
+// an instruction (PlanEntry::wait_cycles) become the stall count of the one emitted before it.
+// TMA copies carry whole consecutive lines of their footprint in the trace's TMA fields. In a
+// kernel with warpgroup-collective instructions the loops (runs) are merged pass by pass, since
+// its roles run side by side. Left out: divergence order within a warp (paths are not
+// interleaved), data-dependent addresses, reuse between different instructions (each entry has
+// its own address region).
 #pragma once
 
 #include <cstdint>

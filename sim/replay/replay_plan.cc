@@ -19,6 +19,7 @@ using traces::ncu::PcSpace;
 constexpr uint64_t kGlobalRegions = 0x7f0000000000ull;
 constexpr uint64_t kRegionBytes = 1ull << 36;
 constexpr uint64_t kReuseWindowBytes = 4ull << 20;
+constexpr double kMinWaitSamples = 10;
 
 traces::Isa isa_of(uint32_t sm_version) {
   if (sm_version == 0 || sm_version == 90) return traces::Isa::kSm90;
@@ -270,6 +271,14 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     (store ? store_sectors : load_sectors) += sectors[i];
   }
   const bool sparse_loads = loads_are_sparse(p, load_sectors);
+  // Warp-cycles one warp-state sample stands for: every issue is one "selected" warp-cycle, so
+  // the kernel's issues over its selected samples.
+  double issues = 0, selected = 0;
+  for (const Draft& d : drafts) {
+    issues += d.count;
+    if (d.measured != nullptr) selected += d.measured->selected_samples;
+  }
+  const double cycles_per_sample = selected > 0 ? issues / selected : 0;
   // TMA copies: the kernel's copy sectors spread evenly over its copies' executions.
   double tma_counts[2] = {0, 0};
   for (const Draft& d : drafts) {
@@ -288,6 +297,12 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     e.pc = d.pc;
     e.per_warp = d.count / warps;
     e.uniform = info.op_class == arch::BARRIER;
+    // A PC's waits, when sampled often enough to stand for it (10 samples: a third off at
+    // most, one standard error): a sample or two over a short kernel's many PCs would stall
+    // its PCs unevenly, on top of the dependences the scoreboard already holds.
+    if (d.measured != nullptr && d.count > 0 && d.measured->wait_samples >= kMinWaitSamples) {
+      e.wait_cycles = d.measured->wait_samples * cycles_per_sample / d.count;
+    }
     if (info.base == "HGMMA" || info.base == "WARPGROUP") plan.warpgroup_collective = true;
     const double threads = d.measured ? d.measured->pred_on_threads / d.count : p.simt_efficiency;
     e.lane_fraction = std::clamp(threads / lanes_per_warp, 0.0, 1.0);

@@ -45,6 +45,10 @@ struct PlanEntry {
   /// The count a wait leaves outstanding (DEPBAR.LE SB0, 0x3; WARPGROUP.DEPBAR.LE gsb0, 0x1),
   /// from the SASS text; absent for other instructions.
   std::optional<int64_t> wait_count;
+  /// Cycles a warp waits on fixed stall counts before issuing this instruction, per execution,
+  /// estimated from the PC's warp-state samples (0 when not sampled): the compiler's stall counts,
+  /// which ncu's source page does not print.
+  double wait_cycles = 0;
   // Memory shape (memory instructions only).
   uint32_t sectors_per_request = 1;  ///< Global: distinct 32 B sectors per warp request.
   uint32_t lines_per_request = 1;    ///< Global: distinct 128 B lines per request (L1 tags).

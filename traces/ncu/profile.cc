@@ -298,6 +298,8 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
     e.shared_wavefronts_ideal =
         num_or("L1 Wavefronts Shared Ideal", &PcProfile::shared_wavefronts_ideal);
     e.shared_conflict_ways = num_or("L1 Conflicts Shared N-Way", &PcProfile::shared_conflict_ways);
+    e.wait_samples = num("stall_wait");
+    e.selected_samples = num("stall_selected");
     if (from_report != nullptr && from_report->warp_insts != e.warp_insts) {
       throw InputError(listing.name + " (source page line " + std::to_string(row.line) +
                        "): " + std::to_string(e.warp_insts) + " executed instructions at offset " +

@@ -42,6 +42,10 @@ struct PcProfile {
   double shared_wavefronts = 0;
   double shared_wavefronts_ideal = 0;
   double shared_conflict_ways = 0;  ///< Shared: ncu's "L1 Conflicts Shared N-Way"; 0 when unknown.
+  /// Warp-state samples at this PC (the source page's stall_wait and stall_selected columns): the
+  /// warps waiting on a fixed stall count before issuing it, and the warps issuing it.
+  double wait_samples = 0;
+  double selected_samples = 0;
 };
 
 /// One profiled launch.

@@ -447,3 +447,28 @@ TEST(ReplaySource, TmaCopiesCarryTheirLines) {
 
 }  // namespace
 }  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+// The wait measured before an instruction becomes the stall count of the instruction emitted
+// before it (the compiler's stall counts hold the next instruction, not their own).
+TEST(ReplaySource, MeasuredWaitsBecomeTheStallCountsBeforeThem) {
+  traces::ncu::KernelProfile p = loop_kernel();
+  ReplayPlan plan = plan_from_profile(p);
+  for (PlanEntry& e : plan.entries) {
+    if (plan.info.opcodes->info(e.opcode).base == "FFMA") e.wait_cycles = 4.4;
+  }
+  traces::WarpTrace warp;
+  build_warp(plan, 0, 20, 32, warp);
+  size_t ffma = 0;
+  for (size_t i = 1; i < warp.instructions.size(); ++i) {
+    if (plan.info.opcodes->info(warp.instructions[i].opcode).base != "FFMA") continue;
+    ++ffma;
+    EXPECT_EQ(warp.instructions[i - 1].issue_stall, 5u);  // 4 cycles of wait, then issue
+  }
+  EXPECT_GT(ffma, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::replay

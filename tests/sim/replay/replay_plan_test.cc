@@ -54,6 +54,14 @@ TEST(ReplayPlan, FromSourcePageListing) {
       {shared_stride_dir() + "report.ncu-rep", shared_stride_dir() + "src_sass.csv"});
   ASSERT_EQ(profiles.size(), 1u);
   EXPECT_TRUE(profiles[0].has_listing());
+  // The page's warp-state samples: the ISETP waited in 2 samples, the LDC.64 issued in 1.
+  double wait = 0, selected = 0;
+  for (const auto& pc : profiles[0].pcs) {
+    if (pc.sass.starts_with("ISETP.GE.AND")) wait = pc.wait_samples;
+    if (pc.sass.starts_with("LDC.64")) selected = pc.selected_samples;
+  }
+  EXPECT_EQ(wait, 2.0);
+  EXPECT_EQ(selected, 1.0);
   const ReplayPlan plan = plan_from_profile(profiles[0]);
   EXPECT_EQ(plan.fidelity, PlanFidelity::kListing);
   const PlanEntry* lds = find(plan, "LDS");
@@ -172,6 +180,35 @@ TEST(ReplayPlan, WavesGiveTheCtasResidentAtOnce) {
   traces::ncu::KernelProfile one_wave = async_copy_kernel();
   one_wave.metrics["launch__waves_per_multiprocessor"] = 0.5;
   EXPECT_EQ(plan_from_profile(one_wave).ctas_per_wave, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+using testing::pc;
+
+// ncu's source page prints no stall counts, but samples warps waiting on them: each issue is one
+// "selected" warp-cycle, so a PC's wait samples times the kernel's issues per selected sample,
+// over the PC's executions, are the cycles a warp waits before issuing it.
+TEST(ReplayPlan, WaitSamplesGiveTheCyclesBeforeAnInstruction) {
+  traces::ncu::KernelProfile p;
+  p.name = "waits";
+  p.grid = {4, 1, 1};
+  p.block = {32, 1, 1};
+  p.pcs = {pc(0x00, "FFMA R1, R1, R1, R1", 400), pc(0x10, "ISETP.GE.AND P0, PT, R1, RZ, PT", 400),
+           pc(0x20, "@P0 BRA 0x0", 400), pc(0x30, "EXIT", 4)};
+  p.pcs[0].selected_samples = 10;
+  p.pcs[1].selected_samples = 10;
+  p.pcs[2].selected_samples = 10;
+  p.pcs[3].selected_samples = 2;
+  p.pcs[2].wait_samples = 48;  // 1204 issues / 32 selected samples = 37.6 warp-cycles a sample
+  const ReplayPlan plan = plan_from_profile(p);
+  ASSERT_EQ(plan.entries.size(), 3u);
+  EXPECT_DOUBLE_EQ(plan.entries[0].wait_cycles, 0.0);
+  EXPECT_NEAR(plan.entries[2].wait_cycles, 48 * (1204.0 / 32) / 400, 1e-9);  // 4.5 cycles
 }
 
 }  // namespace
