@@ -177,11 +177,6 @@ TEST(ReplaySource, LaneAddressesReproduceSectorsPerRequestAndConflicts) {
   }
 }
 
-}  // namespace
-}  // namespace warpsim::replay
-
-namespace warpsim::replay {
-namespace {
 
 TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
   traces::ncu::KernelProfile p = loop_kernel();
@@ -200,11 +195,6 @@ TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
   EXPECT_EQ(first_load(4), first_load(7));
 }
 
-}  // namespace
-}  // namespace warpsim::replay
-
-namespace warpsim::replay {
-namespace {
 
 // The measured L1 tag lookups set the lines a request spans: a stride-4 float gather (16 sectors
 // in 4 lines) packs 4 sectors a line; a stride-32 one (32 sectors in 32 lines) takes one sector
@@ -245,11 +235,6 @@ TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
   }
 }
 
-}  // namespace
-}  // namespace warpsim::replay
-
-namespace warpsim::replay {
-namespace {
 
 // A scattered load (32 sectors in 32 lines a request) by `warps` one-warp CTAs, `per_warp`
 // executions each, over a footprint of `footprint_sectors` (from the DRAM bytes).
@@ -381,11 +366,6 @@ TEST(ReplaySource, WavesKeepOrdinalsDense) {
   for (const auto& [sector, n] : v.sectors) EXPECT_EQ(n, 16u) << sector;
 }
 
-}  // namespace
-}  // namespace warpsim::replay
-
-namespace warpsim::replay {
-namespace {
 
 // A warp-specialised kernel's roles run at once on the GPU; every replayed warp runs every
 // role, so the roles' loops are merged pass by pass rather than run one after the other: the
@@ -445,11 +425,6 @@ TEST(ReplaySource, TmaCopiesCarryTheirLines) {
   for (const auto& [line, reads] : line_reads) EXPECT_EQ(reads, 2u) << line;
 }
 
-}  // namespace
-}  // namespace warpsim::replay
-
-namespace warpsim::replay {
-namespace {
 
 // The wait measured before an instruction becomes the stall count of the instruction emitted
 // before it (the compiler's stall counts hold the next instruction, not their own).
