@@ -40,9 +40,15 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
   const uint64_t width_bytes = std::max<uint64_t>(info.width_bytes, 4);
   switch (info.space) {
     case traces::MemSpace::kShared: {
-      const uint64_t group = std::max<uint64_t>(1, 32 / e.conflict_ways);
-      const uint64_t row = (group * width_bytes + 127) / 128 * 128;
-      for (uint32_t a = 0; a < n; ++a) out[a] = (a % group) * width_bytes + (a / group) * row;
+      // The banks serve 128 B a wavefront, so a wide access goes in phases (8 lanes of 16 B, 16
+      // of 8 B); within each phase, lanes share a 128 B row `group` at a time and each further
+      // row costs a wavefront: `conflict_ways` wavefronts a phase.
+      const uint64_t phase = std::max<uint64_t>(1, 128 / std::min<uint64_t>(width_bytes, 128));
+      const uint64_t group = std::max<uint64_t>(1, phase / e.conflict_ways);
+      for (uint32_t a = 0; a < n; ++a) {
+        const uint64_t i = a % phase;
+        out[a] = (i % group) * width_bytes + (i / group) * 128;
+      }
       return;
     }
     case traces::MemSpace::kConstant:

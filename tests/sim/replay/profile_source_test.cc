@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "sim/core/shared_memory_banks.h"
 #include "sim/replay/replay.h"
 #include "tests/sim/replay/replay_test_util.h"
 
@@ -195,6 +198,31 @@ TEST(ReplaySource, NeighbouringWarpsShareSectorsAsOftenAsL1Hits) {
   EXPECT_EQ(first_load(4), first_load(7));
 }
 
+
+// A wide shared access goes to the banks in phases of 128 B (8 lanes of STS.128): an 8-way
+// conflict beyond the ideal is 8 wavefronts in each of the 4 phases, 32 in all, as the reference
+// GEMM's `STS.128` measured (2,097,152 wavefronts for 65,536 requests).
+TEST(ReplaySource, WideSharedConflictsAreCountedPerPhase) {
+  const core::SharedMemoryBanks banks({});
+  for (const auto& [ways, wavefronts] : {std::pair{1u, 4}, std::pair{2u, 8}, std::pair{8u, 32}}) {
+    traces::ncu::KernelProfile p = loop_kernel();
+    p.pcs[4] = pc(0x40, "STS.128 [R0], R4", 20, PcSpace::kShared);
+    p.pcs[4].shared_wavefronts = 20 * 4 * ways;
+    p.pcs[4].shared_wavefronts_ideal = 20 * 4;
+    const ReplayPlan plan = plan_from_profile(p);
+    traces::WarpTrace warp;
+    build_warp(plan, 0, 20, 32, warp);
+    bool seen = false;
+    for (const auto& inst : warp.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base != "STS") continue;
+      std::array<uint64_t, 32> lanes{};
+      std::copy_n(warp.lane_addresses(inst).begin(), 32, lanes.begin());
+      EXPECT_EQ(banks.access(0xffffffffu, lanes, 16).wavefronts, wavefronts) << ways;
+      seen = true;
+    }
+    EXPECT_TRUE(seen);
+  }
+}
 
 // The measured L1 tag lookups set the lines a request spans: a stride-4 float gather (16 sectors
 // in 4 lines) packs 4 sectors a line; a stride-32 one (32 sectors in 32 lines) takes one sector
