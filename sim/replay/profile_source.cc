@@ -121,10 +121,13 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
   const auto before = [](uint64_t u, double per_unit) {  // Executions of the units before u.
     return static_cast<uint64_t>(std::floor(static_cast<double>(u) * per_unit + 1e-6));
   };
+  // Each entry's executions over the grid (the ordinals below number them densely).
+  std::vector<uint64_t> executions(plan.entries.size());
   for (size_t i = 0; i < plan.entries.size(); ++i) {
     const PlanEntry& e = plan.entries[i];
-    budget[i] = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp))
-                          : before(unit + 1, e.per_warp) - before(unit, e.per_warp);
+    const auto whole_count = static_cast<uint64_t>(std::llround(e.per_warp));
+    budget[i] = e.uniform ? whole_count : before(unit + 1, e.per_warp) - before(unit, e.per_warp);
+    executions[i] = (e.uniform ? whole_count * units : before(units, e.per_warp)) * copies;
   }
   // The ordinal of this warp's p-th execution of an entry among the grid's `executions`: wave
   // by wave (the units resident at once on the measured GPU), and within a wave pass by pass
@@ -150,11 +153,6 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
                          : whole * wave_size + (before(unit, e.per_warp) - base - whole * in_wave));
     }
     return rank * copies + copy;
-  };
-  const auto executions = [&](const PlanEntry& e) {
-    const uint64_t per_copy = e.uniform ? static_cast<uint64_t>(std::llround(e.per_warp)) * units
-                                        : before(units, e.per_warp);
-    return per_copy * copies;
   };
   // The whole stream is held while the warp is resident: reserve it exactly.
   size_t instructions = 1, addresses_needed = 0;
@@ -200,10 +198,12 @@ void build_warp(const ReplayPlan& plan, uint64_t global_warp, uint64_t total_war
     inst.active_mask = n >= 64 ? all : ((traces::LaneMask{1} << n) - 1) & all;
     const traces::OpcodeInfo& info = opcodes.info(opcode);
     if (e != nullptr && e->copy_lines > 0) {
-      copy_addresses(*e, ordinal(*e, p), executions(*e), inst, warp);
+      copy_addresses(*e, ordinal(*e, p), executions[static_cast<size_t>(e - plan.entries.data())],
+                     inst, warp);
     } else if (info.is_memory() && e != nullptr) {
       inst.mem_width = info.width_bytes;
-      lane_addresses(*e, info, ordinal(*e, p), executions(*e), n, addresses);
+      lane_addresses(*e, info, ordinal(*e, p),
+                     executions[static_cast<size_t>(e - plan.entries.data())], n, addresses);
       warp.set_lane_addresses(inst, std::span<const uint64_t>(addresses.data(), n));
     }
     warp.instructions.push_back(inst);

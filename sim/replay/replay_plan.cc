@@ -258,9 +258,18 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   const double lanes_per_warp = static_cast<double>(p.block.volume()) / warps_per_cta;
   double load_sectors = 0, store_sectors = 0;
   std::vector<double> sectors(drafts.size(), 0);
+  // Warp-cycles one warp-state sample stands for: every issue is one "selected" warp-cycle, so
+  // the kernel's issues over its selected samples.
+  double issues = 0, selected = 0;
+  // TMA copies, loads and stores: executions, and the kernel's copy sectors they share evenly.
+  double tma_counts[2] = {0, 0};
+  const double tma_total[2] = {tma_sectors(p, false), tma_sectors(p, true)};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
+    issues += d.count;
+    if (d.measured != nullptr) selected += d.measured->selected_samples;
     const auto info = traces::classify_opcode(isa, d.mnemonic);
+    if (tma_copy(info)) tma_counts[info.space == traces::MemSpace::kSharedToGlobal] += d.count;
     if (!lane_addressed_global(info)) continue;
     const bool store = info.access == traces::AccessKind::kStore;
     const double spr =
@@ -271,22 +280,9 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     (store ? store_sectors : load_sectors) += sectors[i];
   }
   const bool sparse_loads = loads_are_sparse(p, load_sectors);
-  // Warp-cycles one warp-state sample stands for: every issue is one "selected" warp-cycle, so
-  // the kernel's issues over its selected samples.
-  double issues = 0, selected = 0;
-  for (const Draft& d : drafts) {
-    issues += d.count;
-    if (d.measured != nullptr) selected += d.measured->selected_samples;
-  }
   const double cycles_per_sample = selected > 0 ? issues / selected : 0;
-  // TMA copies: the kernel's copy sectors spread evenly over its copies' executions.
-  double tma_counts[2] = {0, 0};
-  for (const Draft& d : drafts) {
-    const auto info = traces::classify_opcode(isa, d.mnemonic);
-    if (tma_copy(info)) tma_counts[info.space == traces::MemSpace::kSharedToGlobal] += d.count;
-  }
-  const double tma_load_sectors = tma_sectors(p, false);
-  const double traffic = load_sectors + store_sectors + tma_load_sectors + tma_sectors(p, true);
+  const double tma_load_sectors = tma_total[0];
+  const double traffic = load_sectors + store_sectors + tma_total[0] + tma_total[1];
   traces::Reg previous{};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
@@ -312,9 +308,8 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     uint32_t copy_lines = 0;
     if (tma_copy(info) && d.count > 0) {
       const bool store = info.space == traces::MemSpace::kSharedToGlobal;
-      const double total = store ? tma_sectors(p, true) : tma_load_sectors;
-      copy_lines = static_cast<uint32_t>(
-          std::clamp(std::lround(total / std::max(tma_counts[store], 1.0) / 4), 0L, 1L << 16));
+      copy_lines = static_cast<uint32_t>(std::clamp(
+          std::lround(tma_total[store] / std::max(tma_counts[store], 1.0) / 4), 0L, 1L << 16));
     }
     if (sectors[i] > 0) {
       const bool store = info.access == traces::AccessKind::kStore;
