@@ -16,6 +16,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/version.h"
 #include "sim/replay/replay.h"
+#include "sim/replay/source_comparison.h"
 #include "traces/ncu/inputs.h"
 
 namespace warpsim::cli {
@@ -185,6 +186,8 @@ int replay_command(const Args& args, CommandIo& io) {
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a field of the target: --set path=value (repeatable)")(
       "json", po::value<std::string>(), "write the predictions as JSON to FILE")(
+      "source", po::value<std::string>(),
+      "write each PC's measured and simulated executions and stall shares as CSV to FILE")(
       "no-self-check", po::bool_switch(), "do not simulate on the source GPU's preset")(
       "kernel", po::value<std::string>(), "replay only kernels whose name contains this text")(
       "launch", po::value<std::string>(),
@@ -197,8 +200,9 @@ int replay_command(const Args& args, CommandIo& io) {
   positional.add("input", -1);
   const Usage usage{
       "warpsim replay <report.ncu-rep | ncu-export.csv>... --arch <target> "
-      "[--set path=value ...] [--json FILE] [--no-self-check] [--kernel TEXT]\n"
-      "                      [--launch LIST] [--max-instructions N] [--threads N] [--quiet]",
+      "[--set path=value ...] [--json FILE] [--source FILE.csv] [--no-self-check]\n"
+      "                      [--kernel TEXT] [--launch LIST] [--max-instructions N] [--threads N]\n"
+      "                      [--quiet]",
       "Replays the kernels of Nsight Compute reports (.ncu-rep, .ncu-repz) and CSV\n"
       "exports (raw page, details page; a source page adds the SASS listing of the\n"
       "kernels before it) on the cycle model: the measurement, a self-check on the\n"
@@ -219,6 +223,13 @@ int replay_command(const Args& args, CommandIo& io) {
     const std::string path = vm->at("json").as<std::string>();
     json = std::make_unique<std::ofstream>(path);
     if (!*json) throw InputError("--json " + path + ": cannot open for writing");
+  }
+  std::unique_ptr<std::ofstream> source;
+  if (vm->count("source")) {
+    const std::string path = vm->at("source").as<std::string>();
+    source = std::make_unique<std::ofstream>(path);
+    if (!*source) throw InputError("--source " + path + ": cannot open for writing");
+    opt.source_profile = true;
   }
   auto profiles = traces::ncu::load_profiles(vm->at("input").as<std::vector<std::string>>());
   if (profiles.empty()) throw InputError("the inputs hold no profiled kernels");
@@ -275,6 +286,7 @@ int replay_command(const Args& args, CommandIo& io) {
     replays.push_back(std::move(replay::replay_profiles({profiles[k]}, one).front()));
     write_row(launch[k], replays.back(), io.out);
   }
+  if (source) replay::write_source_comparison(replays, launch, *source);
   if (json) {
     pb::Struct root;
     auto& f = *root.mutable_fields();

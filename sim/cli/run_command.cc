@@ -57,13 +57,15 @@ int run_command(const Args& args, CommandIo& io) {
       ("timeline", po::value<std::string>(), "write a Chrome/Perfetto timeline to FILE.json")
       ("timeline-events", po::value<std::uint64_t>()->default_value(4'000'000),
        "events the timeline keeps (shared evenly by the SMs; later ones are dropped)")
+      ("source", po::value<std::string>(),
+       "write each PC's executions and stall cycles per reason (ncu's source page) as CSV to FILE")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
       ("quiet,q", po::bool_switch(), "no progress bar");
   const Usage usage{
       "warpsim run --arch <preset|file.textproto> [--set path=value ...]\n"
       "                   (--workload <name> [--param k=v ...] | --trace <file>)\n"
       "                   [--json FILE] [--csv FILE] [--timeline FILE.json [--timeline-events N]]\n"
-      "                   [--threads N] [--quiet]",
+      "                   [--source FILE.csv] [--threads N] [--quiet]",
       "Simulates a workload model or a trace on an architecture and reports Nsight Compute-named\n"
       "metrics per kernel. `warpsim workload list` names the models."};
   const auto vm = parse_args(args, options, {}, usage, io);
@@ -107,10 +109,15 @@ int run_command(const Args& args, CommandIo& io) {
     timeline = std::make_unique<gpu::Timeline>(config.sms, config.sm_mhz, timeline_events);
   }
 
+  auto source_file = open_output(*vm, "source");
+  std::unique_ptr<gpu::SourceProfile> source_profile;
+  if (source_file) source_profile = std::make_unique<gpu::SourceProfile>(config.sms);
+
   ProgressBar bar(io.err, io.err_is_terminal && !vm->at("quiet").as<bool>());
   gpu::SimulationOptions sim;
   sim.threads = threads;
   sim.timeline = timeline.get();
+  sim.source_profile = source_profile.get();
   ProgressState state;
   state.kernels_total = 1;
   sim.progress = [&](const gpu::RunProgress& p) {
@@ -146,6 +153,7 @@ int run_command(const Args& args, CommandIo& io) {
   stats::write_text(report, io.out);
   if (json) stats::write_json(report, *json);
   if (csv) stats::write_csv(report, *csv);
+  if (source_profile) source_profile->write_csv(*source_file);
   if (timeline) {
     timeline->write(*timeline_file);
     if (timeline->dropped() > 0) {

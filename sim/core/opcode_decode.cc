@@ -70,6 +70,13 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
         info.space == MemSpace::kTensorMemory && info.access == traces::AccessKind::kLoad;
     return d;
   }
+  if (base == "S2R") {
+    // A special register (thread and CTA indices) comes over the MIO, like a shuffle's result:
+    // its readers wait on short_scoreboard (CS2R's clock registers are fixed-latency).
+    d.kind = ExecKind::kMemory;
+    d.dependency = DependencyKind::kShort;
+    return d;
+  }
   switch (op_class) {
     case arch::TENSOR: {
       const std::optional<MatrixShape> shape = parse_matrix_shape(info, config.tensor);

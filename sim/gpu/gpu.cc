@@ -85,10 +85,24 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
         c, core::SmMemoryPorts{link.request, link.response}));
     pipelines.back()->begin_kernel(layout);
     sms[i]->set_memory_pipeline(*pipelines.back());
-    if (options.timeline != nullptr) sms[i]->set_observer(&options.timeline->observer(i));
+  }
+  std::vector<std::unique_ptr<ObserverPair>> pairs;
+  for (int i = 0; i < config.sms; ++i) {
+    core::Observer* t = options.timeline != nullptr ? &options.timeline->observer(i) : nullptr;
+    core::Observer* p =
+        options.source_profile != nullptr ? &options.source_profile->observer(i) : nullptr;
+    if (t != nullptr && p != nullptr) {
+      pairs.push_back(std::make_unique<ObserverPair>(*t, *p));
+      sms[i]->set_observer(pairs.back().get());
+    } else if (t != nullptr || p != nullptr) {
+      sms[i]->set_observer(t != nullptr ? t : p);
+    }
   }
   if (options.timeline != nullptr) {
     options.timeline->start_kernel(info.name, info.opcodes, start_cycle);
+  }
+  if (options.source_profile != nullptr) {
+    options.source_profile->start_kernel(info.name, info.opcodes);
   }
 
   OneKernel one(info, source);
@@ -122,6 +136,7 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
                         "retired (" + std::to_string(progress.ctas_retired - retired_before) +
                         " of " + std::to_string(info.cta_count()) + ")");
   }
+  if (options.source_profile != nullptr) options.source_profile->end_kernel();
   stats::KernelReport report =
       kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory);
   if (config.warm_caches) cache_state = memory.take_cache_state();

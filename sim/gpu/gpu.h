@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/gpu/gpu_config.h"
+#include "sim/gpu/source_profile.h"
 #include "sim/gpu/timeline.h"
 #include "sim/stats/report.h"
 #include "traces/kernel_source.h"
@@ -39,6 +40,7 @@ struct SimulationOptions {
   /// No progress for this many SM cycles while work remains fails the run (exit 3).
   std::uint64_t watchdog_cycles = 50'000'000;
   Timeline* timeline = nullptr;                        ///< Records events when set.
+  SourceProfile* source_profile = nullptr;  ///< Records each PC's issues and stalls when set.
   std::function<void(const RunProgress&)> progress{};  ///< Called every progress_cycles.
   std::uint64_t progress_cycles = 2'000'000;
   /// Instructions of a warp generated at a time where the source can stream warps (workload

@@ -34,10 +34,12 @@ const Target& target_for(std::map<std::string, std::unique_ptr<Target>>& cache,
 }
 
 stats::KernelReport simulate_plan(const ReplayPlan& plan, const gpu::GpuConfig& config,
-                                  const ReplayOptions& options) {
+                                  const ReplayOptions& options,
+                                  gpu::SourceProfile* source_profile = nullptr) {
   ProfileKernelSource source({plan}, "ncu replay of " + plan.info.name);
   gpu::SimulationOptions sim;
   sim.threads = options.threads;
+  sim.source_profile = source_profile;
   auto reports = gpu::simulate(config, source, sim);
   if (reports.empty()) throw InternalError("replay: the simulation reported no kernel");
   return std::move(reports.front());
@@ -90,7 +92,10 @@ std::vector<KernelReplay> replay_profiles(const std::vector<traces::ncu::KernelP
       r.source = simulate_plan(plan, source.config, options);
     }
     if (options.progress) options.progress(i, "on " + options.target);
-    r.target = simulate_plan(plan, target.config, options);
+    std::unique_ptr<gpu::SourceProfile> profile;
+    if (options.source_profile) profile = std::make_unique<gpu::SourceProfile>(target.config.sms);
+    r.target = simulate_plan(plan, target.config, options, profile.get());
+    if (profile && !profile->kernels().empty()) r.target_source = profile->kernels().front();
     out.push_back(std::move(r));
   }
   return out;

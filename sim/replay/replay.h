@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/gpu/source_profile.h"
 #include "sim/replay/bound.h"
 #include "sim/replay/replay_plan.h"
 #include "sim/stats/report.h"
@@ -21,6 +22,7 @@ struct ReplayOptions {
   std::vector<std::string> target_overrides;       ///< --set path=value on the target.
   bool self_check = true;                          ///< Also simulate on the source preset.
   unsigned threads = 1;                            ///< Simulation threads.
+  bool source_profile = false;  ///< Record the target run's per-PC issues and stalls.
   std::function<void(const std::string&)> warn{};  ///< Receives configuration warnings.
   std::function<void(size_t kernel, const std::string& what)> progress{};  ///< Before each run.
 };
@@ -32,6 +34,8 @@ struct KernelReplay {
   std::string source_arch;                    ///< Preset name of the measured GPU.
   std::optional<stats::KernelReport> source;  ///< Simulated on the source preset.
   stats::KernelReport target;                 ///< Simulated on the target.
+  /// The target run's issues and stalls per PC (ReplayOptions::source_profile).
+  std::optional<gpu::KernelSourceProfile> target_source;
   Bound source_bound, target_bound;
   double source_sm_mhz = 0, target_sm_mhz = 0;  ///< The presets' SM clocks.
 };

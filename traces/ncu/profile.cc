@@ -300,6 +300,13 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
     e.shared_conflict_ways = num_or("L1 Conflicts Shared N-Way", &PcProfile::shared_conflict_ways);
     e.wait_samples = num("stall_wait");
     e.selected_samples = num("stall_selected");
+    if (listing.columns) {
+      for (const auto& [column, index] : *listing.columns) {
+        (void)index;
+        if (!column.starts_with("stall_") || column.find('(') != std::string::npos) continue;
+        e.samples.emplace_back(column.substr(6), num(column));
+      }
+    }
     if (from_report != nullptr && from_report->warp_insts != e.warp_insts) {
       throw InputError(listing.name + " (source page line " + std::to_string(row.line) +
                        "): " + std::to_string(e.warp_insts) + " executed instructions at offset " +

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "traces/dim3.h"
@@ -46,6 +47,9 @@ struct PcProfile {
   /// warps waiting on a fixed stall count before issuing it, and the warps issuing it.
   double wait_samples = 0;
   double selected_samples = 0;
+  /// Every warp-state column of the source page (issued and not issued samples together), by
+  /// the page's name without its `stall_` prefix ("long_sb", "wait", "selected"), sorted by name.
+  std::vector<std::pair<std::string, double>> samples;
 };
 
 /// One profiled launch.

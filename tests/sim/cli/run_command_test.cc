@@ -23,10 +23,11 @@ std::string read(const std::filesystem::path& p) {
 TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
   const auto dir = std::filesystem::temp_directory_path() / "warpsim_run_test";
   std::filesystem::create_directories(dir);
-  const auto json = dir / "out.json", csv = dir / "out.csv", timeline = dir / "timeline.json";
+  const auto json = dir / "out.json", csv = dir / "out.csv", timeline = dir / "timeline.json",
+             source = dir / "source.csv";
   const auto r = run_cli({"run", "--arch", "h200", "--workload", "copy", "--param", "n=4096",
                           "--json", json.string(), "--csv", csv.string(), "--timeline",
-                          timeline.string(), "--quiet"});
+                          timeline.string(), "--source", source.string(), "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Elapsed Cycles"), std::string::npos) << r.out;
   google::protobuf::Struct doc;
@@ -40,6 +41,10 @@ TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
   EXPECT_NE(read(csv).find("dram__bytes_read.sum,16384,byte"), std::string::npos);
   google::protobuf::Struct trace;
   EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(read(timeline), &trace).ok());
+  // The source profile, recorded beside the timeline: 4096 floats are 128 warps' loads.
+  const std::string by_pc = read(source);
+  EXPECT_EQ(by_pc.rfind("kernel,pc,opcode,executions,stall_selected,", 0), 0u) << by_pc;
+  EXPECT_NE(by_pc.find(",LDG.E.CONSTANT,128,128,"), std::string::npos) << by_pc;
 }
 
 TEST(CliRun, ATimelineBeyondItsEventBudgetKeepsTheFirstAndSaysSo) {

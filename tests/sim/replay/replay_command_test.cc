@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "sim/cli/command.h"
 #include "tests/sim/replay/replay_test_util.h"
@@ -76,6 +78,61 @@ TEST(ReplayCommand, LaunchListsAreCheckedBeforeAnySimulation) {
     EXPECT_EQ(r.status, 2) << list;
     EXPECT_NE(r.err.find("--launch"), std::string::npos) << r.err;
   }
+}
+
+// --source: per PC the measured and simulated executions and stall shares; each side's shares
+// cover the whole kernel (100 %), the listing's counts are replayed exactly, and an unwritable
+// file exits 2 before any simulation.
+TEST(ReplayCommand, SourceComparisonSetsThePagesSideBySide) {
+  const std::string csv = ::testing::TempDir() + "replay_source.csv";
+  const Result r =
+      run({"replay", shared_stride_dir() + "report.ncu-rep", shared_stride_dir() + "src_sass.csv",
+           "--arch", "h200", "--no-self-check", "--source", csv, "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(csv);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line.rfind("launch,kernel,pc,sass,executions_measured,executions_simulated,"
+                       "share_measured,share_simulated,selected_measured,selected_simulated,",
+                       0),
+            0u)
+      << line;
+  double measured = 0, simulated = 0;
+  int rows = 0, exact = 0, counted = 0;
+  while (std::getline(in, line)) {
+    // Fields after the quoted kernel name and SASS text.
+    std::vector<std::string> f;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        f.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    f.push_back(cell);
+    ASSERT_EQ(f.size(), 8u + 2 * 18) << line;
+    ++rows;
+    if (std::stod(f[4]) > 0) {
+      ++counted;
+      exact += f[4] == f[5];
+    }
+    measured += std::stod(f[6]);
+    simulated += std::stod(f[7]);
+  }
+  EXPECT_GT(rows, 10);
+  EXPECT_NEAR(measured, 100, 0.1);
+  EXPECT_NEAR(simulated, 100, 0.1);
+  // Every executed PC but the listing's EXITs (each replayed warp ends with its own).
+  EXPECT_GE(exact, counted - 2) << exact << " of " << counted;
+  const Result bad = run({"replay", shared_stride_dir() + "report.ncu-rep", "--arch", "h200",
+                          "--source", "/nonexistent/dir/x.csv", "--quiet"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--source /nonexistent/dir/x.csv"), std::string::npos) << bad.err;
 }
 
 }  // namespace
