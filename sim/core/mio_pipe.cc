@@ -108,21 +108,15 @@ void MioPipe::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, MioK
     case MioKind::kShuffle:
       ++counters_.shuffle_ops;
       break;
-    case MioKind::kSpecialRegister:  // one wavefront at the shuffle latency
-      break;
     case MioKind::kOther:
       entry.latency = config_.shared_latency_cycles;
       break;
-    case MioKind::kConstant: {
-      // The constant cache has its own data path: a constant load waits for no shared access.
-      const int distinct = distinct_addresses(access);
+    case MioKind::kConstant:
+      entry.wavefronts = distinct_addresses(access);
+      entry.latency = config_.constant_latency_cycles;
       ++counters_.constant_requests;
-      counters_.constant_wavefronts += static_cast<std::uint64_t>(distinct);
-      completions_.schedule(now + static_cast<engine::Cycle>(config_.constant_latency_cycles +
-                                                             distinct - 1),
-                            warp_slot, op_id);
-      return;
-    }
+      counters_.constant_wavefronts += static_cast<std::uint64_t>(entry.wavefronts);
+      break;
   }
   Queue& queue = queues_[static_cast<std::size_t>(smsp)];
   const int depth = static_cast<int>(queue.slots.size());

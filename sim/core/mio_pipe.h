@@ -1,18 +1,12 @@
 // The MIO path of an SM: shared-memory loads, stores and atomics (LDS, STS, ATOMS, LDSM, STSM),
-// shuffles (SHUFFLE class) and special-register reads (S2R), queued per sub-partition in front of
-// one shared-memory data path that moves one wavefront per cycle; and constant loads (LDC, ULDC),
-// which the constant cache answers on its own path.
+// shuffles (SHUFFLE class) and constant loads, queued per sub-partition in front of one
+// shared-memory data path that moves one wavefront per cycle.
 //
-// Timing: an access of W wavefronts (from SharedMemoryBanks for shared memory; 1 for a shuffle or
-// an S2R; a shared load with bank conflicts adds shared_conflict_extra_cycles) holds the data
-// path W cycles and completes latency + (W − 1) cycles after it starts, where latency is the
-// shared or shuffle latency of the configuration (an S2R takes the shuffle's: ncu's source pages
-// charge its readers short_scoreboard, about 15-25 cycles at one to three instructions' distance
-// in the reference's divergence kernels and 40 where a whole grid reads its indices at once,
-// validate/reference/h200/source_sass.csv). A constant load completes constant latency + (D − 1)
-// cycles after its issue, D its distinct addresses, whatever the shared accesses queued: a cuDNN
-// convolution's ULDC between LDSM bursts waits on nothing on the H200 (its reader has no
-// short_scoreboard samples), where behind the LDSMs it waited 125 cycles. An access starts at the first cycle, at or after its issue, at
+// Timing: an access of W wavefronts (from SharedMemoryBanks for shared memory; 1 for a shuffle;
+// the number of distinct addresses for a constant load; a shared load with bank conflicts adds
+// shared_conflict_extra_cycles) holds the data path W cycles and completes
+// latency + (W − 1) cycles after it starts, where latency is the shared, shuffle or constant
+// latency of the configuration. An access starts at the first cycle, at or after its issue, at
 // which the data path is free; when several sub-partitions wait, they are served round robin. A
 // sub-partition whose queue (or the SM-wide MIO queue) is full is refused: mio_throttle.
 //
@@ -62,7 +56,6 @@ enum class MioKind : std::uint8_t {
   kSharedAtomic,  ///< ATOMS and shared reductions.
   kShuffle,       ///< SHFL, MATCH, REDUX and other cross-lane operations.
   kConstant,      ///< LDC, ULDC.
-  kSpecialRegister,  ///< S2R: a special register (thread and CTA indices) read over the MIO.
   kOther,         ///< Other MIO traffic (tensor memory): one wavefront at the shared latency.
 };
 

@@ -71,10 +71,12 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
     return d;
   }
   if (base == "S2R") {
-    // A special register (thread and CTA indices) comes over the MIO, like a shuffle's result:
-    // its readers wait on short_scoreboard (CS2R's clock registers are fixed-latency).
-    d.kind = ExecKind::kMemory;
+    // A special register (thread and CTA indices) arrives at the shuffle's latency and its
+    // readers wait on short_scoreboard (CS2R's clock registers are fixed-latency): ncu's source
+    // pages charge them short_scoreboard, 15-25 cycles at one to five instructions' distance in
+    // the reference's divergence kernels (validate/reference/h200/source_sass.csv).
     d.dependency = DependencyKind::kShort;
+    d.latency_cycles = config.units[static_cast<std::size_t>(arch::SHUFFLE)].latency_cycles;
     return d;
   }
   switch (op_class) {

@@ -88,7 +88,6 @@ SmMemoryPipeline::Path SmMemoryPipeline::path_of(const traces::OpcodeInfo& info)
 
 MioKind SmMemoryPipeline::mio_kind(const traces::OpcodeInfo& info) {
   if (info.op_class == arch::SHUFFLE) return MioKind::kShuffle;
-  if (info.base == "S2R") return MioKind::kSpecialRegister;
   if (info.space == MemSpace::kConstant) return MioKind::kConstant;
   if (info.space != MemSpace::kShared && info.space != MemSpace::kGeneric) return MioKind::kOther;
   switch (info.access) {

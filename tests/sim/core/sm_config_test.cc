@@ -82,6 +82,16 @@ TEST(CoreSmConfig, DecoderClassifiesOpcodes) {
   EXPECT_EQ(decoder[bra].kind, ExecKind::kBranch);
   EXPECT_EQ(decoder[wait].kind, ExecKind::kWarpgroupWait);
   EXPECT_EQ(decoder[dfma].dst_regs, 2);
+  // A special register arrives at the shuffle latency, its readers charged short_scoreboard; a
+  // clock read is fixed-latency.
+  const auto s2r = table.intern("S2R");
+  const auto cs2r = table.intern("CS2R");
+  decoder.sync(table, 32);
+  EXPECT_EQ(decoder[s2r].kind, ExecKind::kAlu);
+  EXPECT_EQ(decoder[s2r].dependency, DependencyKind::kShort);
+  EXPECT_EQ(decoder[s2r].latency_cycles,
+            config.units[static_cast<std::size_t>(arch::SHUFFLE)].latency_cycles);
+  EXPECT_EQ(decoder[cs2r].dependency, DependencyKind::kFixed);
   // Opcodes interned later are decoded on the next sync.
   const auto hmma = table.intern("HMMA.16816.F32.BF16");
   decoder.sync(table, 32);
