@@ -27,16 +27,16 @@ constexpr int kAccesses = 64;
 constexpr int kMaxWarps = 32;
 constexpr int kLines = 32;  // the warmed buffer: 32 lines of 128 bytes
 
-__device__ __forceinline__ float load_ca(const float* p) {
-  float v;
-  asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
-  return v;
-}
-
-__device__ __forceinline__ long long stamp() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
+// Keeps the loads (their sum goes nowhere) and writes lane 0's stamps, each from the first.
+__device__ __forceinline__ void keep(const float* v, const long long* t, float* sink,
+                                     long long* out, int lane) {
+  float sum = 0;
+#pragma unroll
+  for (int i = 0; i < kAccesses; ++i) sum += v[i];
+  if (sum == 1234.5f) *sink = sum;
+  if (lane == 0) {
+    for (int i = 0; i < kAccesses; ++i) out[i] = t[i + 1] - t[0];
+  }
 }
 
 // Load i of a warp touches `lines` lines: lane l reads line (l * lines / 32), a word that differs
@@ -57,13 +57,7 @@ __global__ void probe_loads(const float* __restrict__ buf, float* sink, long lon
     v[i] = load_ca(buf + line * 32 + (i % 32));
     t[i + 1] = stamp();
   }
-  float sum = 0;
-#pragma unroll
-  for (int i = 0; i < kAccesses; ++i) sum += v[i];
-  if (sum == 1234.5f) *sink = sum;
-  if (lane == 0) {
-    for (int i = 0; i < kAccesses; ++i) out[warp * kAccesses + i] = t[i + 1] - t[0];
-  }
+  keep(v, t, sink, out + warp * kAccesses, lane);
 }
 
 // Warp 0 stores and moves its address; the other warps keep the tag stage busy with 32-line loads.
