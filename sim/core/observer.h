@@ -4,7 +4,7 @@
 // stepper implements it; with no observer attached the SM pays one predictable branch per event.
 //
 // Threading: an SM calls its observer from its own tick, and SMs may tick in parallel; give each
-// SM its own observer or make the observer thread-safe. Events of one SM arrive in cycle order
+// SM its own observer or make the observer thread-safe. ObserverPair hands each event to two. Events of one SM arrive in cycle order
 // per warp (stall intervals are reported when they end, so across warps they may interleave).
 #pragma once
 
@@ -68,6 +68,36 @@ class Observer {
   virtual void on_cta_launch(const CtaEvent& event) { (void)event; }
   virtual void on_cta_retire(const CtaEvent& event) { (void)event; }
   virtual void on_reconvergence(const ReconvergenceEvent& event) { (void)event; }
+};
+
+/// Passes every event to two observers (a timeline and a source profile at once).
+class ObserverPair final : public Observer {
+ public:
+  ObserverPair(Observer& first, Observer& second) : a_(first), b_(second) {}
+  void on_issue(const IssueEvent& e) override {
+    a_.on_issue(e);
+    b_.on_issue(e);
+  }
+  void on_stall(const StallEvent& e) override {
+    a_.on_stall(e);
+    b_.on_stall(e);
+  }
+  void on_cta_launch(const CtaEvent& e) override {
+    a_.on_cta_launch(e);
+    b_.on_cta_launch(e);
+  }
+  void on_cta_retire(const CtaEvent& e) override {
+    a_.on_cta_retire(e);
+    b_.on_cta_retire(e);
+  }
+  void on_reconvergence(const ReconvergenceEvent& e) override {
+    a_.on_reconvergence(e);
+    b_.on_reconvergence(e);
+  }
+
+ private:
+  Observer& a_;
+  Observer& b_;
 };
 
 }  // namespace warpsim::core

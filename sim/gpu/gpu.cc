@@ -86,13 +86,13 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
     pipelines.back()->begin_kernel(layout);
     sms[i]->set_memory_pipeline(*pipelines.back());
   }
-  std::vector<std::unique_ptr<ObserverPair>> pairs;
+  std::vector<std::unique_ptr<core::ObserverPair>> pairs;
   for (int i = 0; i < config.sms; ++i) {
     core::Observer* t = options.timeline != nullptr ? &options.timeline->observer(i) : nullptr;
     core::Observer* p =
         options.source_profile != nullptr ? &options.source_profile->observer(i) : nullptr;
     if (t != nullptr && p != nullptr) {
-      pairs.push_back(std::make_unique<ObserverPair>(*t, *p));
+      pairs.push_back(std::make_unique<core::ObserverPair>(*t, *p));
       sms[i]->set_observer(pairs.back().get());
     } else if (t != nullptr || p != nullptr) {
       sms[i]->set_observer(t != nullptr ? t : p);

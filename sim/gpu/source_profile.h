@@ -74,21 +74,4 @@ class SourceProfile {
   std::vector<KernelSourceProfile> kernels_;
 };
 
-/// Passes every event to two observers (a timeline and a source profile at once).
-class ObserverPair final : public core::Observer {
- public:
-  ObserverPair(core::Observer& first, core::Observer& second) : a_(first), b_(second) {}
-  void on_issue(const core::IssueEvent& e) override { a_.on_issue(e), b_.on_issue(e); }
-  void on_stall(const core::StallEvent& e) override { a_.on_stall(e), b_.on_stall(e); }
-  void on_cta_launch(const core::CtaEvent& e) override { a_.on_cta_launch(e), b_.on_cta_launch(e); }
-  void on_cta_retire(const core::CtaEvent& e) override { a_.on_cta_retire(e), b_.on_cta_retire(e); }
-  void on_reconvergence(const core::ReconvergenceEvent& e) override {
-    a_.on_reconvergence(e), b_.on_reconvergence(e);
-  }
-
- private:
-  core::Observer& a_;
-  core::Observer& b_;
-};
-
 }  // namespace warpsim::gpu

@@ -267,7 +267,7 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
     issues += d.count;
-    if (d.measured != nullptr) selected += d.measured->selected_samples;
+    if (d.measured != nullptr) selected += d.measured->samples_of("selected");
     const auto info = traces::classify_opcode(isa, d.mnemonic);
     if (tma_copy(info)) tma_counts[info.space == traces::MemSpace::kSharedToGlobal] += d.count;
     if (!lane_addressed_global(info)) continue;
@@ -296,8 +296,9 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     // A PC's waits, when sampled often enough to stand for it (10 samples: a third off at
     // most, one standard error): a sample or two over a short kernel's many PCs would stall
     // its PCs unevenly, on top of the dependences the scoreboard already holds.
-    if (d.measured != nullptr && d.count > 0 && d.measured->wait_samples >= kMinWaitSamples) {
-      e.wait_cycles = d.measured->wait_samples * cycles_per_sample / d.count;
+    const double wait_samples = d.measured != nullptr ? d.measured->samples_of("wait") : 0;
+    if (d.count > 0 && wait_samples >= kMinWaitSamples) {
+      e.wait_cycles = wait_samples * cycles_per_sample / d.count;
     }
     if (info.base == "HGMMA" || info.base == "WARPGROUP") plan.warpgroup_collective = true;
     const double threads = d.measured ? d.measured->pred_on_threads / d.count : p.simt_efficiency;

@@ -6,20 +6,14 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
+
+#include "sim/stats/csv_writer.h"
 
 namespace warpsim::replay {
 namespace {
 
 using Shares = std::array<double, core::kStallReasonCount>;
-
-std::string quoted(std::string s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
-}
 
 std::string percent(double part, double whole) {
   if (whole <= 0) return "0";
@@ -87,8 +81,12 @@ void write_source_comparison(const std::vector<KernelReplay>& replays,
     if (std::none_of(pcs.begin(), pcs.end(), [](const auto& p) { return !p.samples.empty(); })) {
       continue;
     }
+    std::vector<Shares> measured(pcs.size());
     double measured_total = 0;
-    for (const auto& pc : pcs) measured_total += sum(measured_samples(pc));
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      measured[i] = measured_samples(pcs[i]);
+      measured_total += sum(measured[i]);
+    }
     const auto simulated_total = static_cast<double>(replay.target_source->total_warp_cycles());
     const auto write_row = [&](uint64_t offset, const std::string& sass, double executions,
                                const Shares& m, const gpu::SourceRow* row) {
@@ -98,8 +96,8 @@ void write_source_comparison(const std::vector<KernelReplay>& replays,
       }
       char pc[24];
       std::snprintf(pc, sizeof pc, "0x%05llx", static_cast<unsigned long long>(offset));
-      os << (k < launch.size() ? launch[k] : k) << ',' << quoted(replay.profile.name) << ',' << pc
-         << ',' << quoted(sass) << ',' << whole(executions) << ','
+      os << (k < launch.size() ? launch[k] : k) << ',' << stats::csv_field(replay.profile.name)
+         << ',' << pc << ',' << stats::csv_field(sass) << ',' << whole(executions) << ','
          << (row != nullptr ? row->executions : 0) << ',' << percent(sum(m), measured_total)
          << ',' << percent(sum(s), simulated_total);
       for (size_t r = 0; r < s.size(); ++r) {
@@ -108,10 +106,10 @@ void write_source_comparison(const std::vector<KernelReplay>& replays,
       os << "\n";
     };
     std::set<uint64_t> listed;
-    for (const auto& pc : pcs) {
-      listed.insert(pc.offset);
-      write_row(pc.offset, pc.sass, pc.warp_insts, measured_samples(pc),
-                replay.target_source->find(static_cast<std::uint32_t>(pc.offset)));
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      listed.insert(pcs[i].offset);
+      write_row(pcs[i].offset, pcs[i].sass, pcs[i].warp_insts, measured[i],
+                replay.target_source->find(static_cast<std::uint32_t>(pcs[i].offset)));
     }
     // The replayed stream's own instructions (each warp's closing EXIT) after the listing.
     for (const gpu::SourceRow& row : replay.target_source->rows) {

@@ -256,6 +256,13 @@ KernelProfile profile_from_raw(const RawRecord& record, const std::string& input
   return p;
 }
 
+double PcProfile::samples_of(std::string_view name) const {
+  for (const auto& [column, value] : samples) {
+    if (column == name) return value;
+  }
+  return 0;
+}
+
 void attach_listing(KernelProfile& p, const SourceKernel& listing) {
   const uint64_t base = listing.base_address();
   std::map<uint64_t, const PcProfile*> measured;
@@ -298,8 +305,6 @@ void attach_listing(KernelProfile& p, const SourceKernel& listing) {
     e.shared_wavefronts_ideal =
         num_or("L1 Wavefronts Shared Ideal", &PcProfile::shared_wavefronts_ideal);
     e.shared_conflict_ways = num_or("L1 Conflicts Shared N-Way", &PcProfile::shared_conflict_ways);
-    e.wait_samples = num("stall_wait");
-    e.selected_samples = num("stall_selected");
     if (listing.columns) {
       for (const auto& [column, index] : *listing.columns) {
         (void)index;

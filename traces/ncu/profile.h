@@ -43,13 +43,13 @@ struct PcProfile {
   double shared_wavefronts = 0;
   double shared_wavefronts_ideal = 0;
   double shared_conflict_ways = 0;  ///< Shared: ncu's "L1 Conflicts Shared N-Way"; 0 when unknown.
-  /// Warp-state samples at this PC (the source page's stall_wait and stall_selected columns): the
-  /// warps waiting on a fixed stall count before issuing it, and the warps issuing it.
-  double wait_samples = 0;
-  double selected_samples = 0;
   /// Every warp-state column of the source page (issued and not issued samples together), by
   /// the page's name without its `stall_` prefix ("long_sb", "wait", "selected"), sorted by name.
   std::vector<std::pair<std::string, double>> samples;
+
+  /// The samples of column `name` ("wait": warps waiting on a fixed stall count before issuing
+  /// this instruction; "selected": warps issuing it); 0 when the page has no such column.
+  double samples_of(std::string_view name) const;
 };
 
 /// One profiled launch.

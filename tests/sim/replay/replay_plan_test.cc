@@ -57,8 +57,8 @@ TEST(ReplayPlan, FromSourcePageListing) {
   // The page's warp-state samples: the ISETP waited in 2 samples, the LDC.64 issued in 1.
   double wait = 0, selected = 0;
   for (const auto& pc : profiles[0].pcs) {
-    if (pc.sass.starts_with("ISETP.GE.AND")) wait = pc.wait_samples;
-    if (pc.sass.starts_with("LDC.64")) selected = pc.selected_samples;
+    if (pc.sass.starts_with("ISETP.GE.AND")) wait = pc.samples_of("wait");
+    if (pc.sass.starts_with("LDC.64")) selected = pc.samples_of("selected");
   }
   EXPECT_EQ(wait, 2.0);
   EXPECT_EQ(selected, 1.0);
@@ -200,11 +200,10 @@ TEST(ReplayPlan, WaitSamplesGiveTheCyclesBeforeAnInstruction) {
   p.block = {32, 1, 1};
   p.pcs = {pc(0x00, "FFMA R1, R1, R1, R1", 400), pc(0x10, "ISETP.GE.AND P0, PT, R1, RZ, PT", 400),
            pc(0x20, "@P0 BRA 0x0", 400), pc(0x30, "EXIT", 4)};
-  p.pcs[0].selected_samples = 10;
-  p.pcs[1].selected_samples = 10;
-  p.pcs[2].selected_samples = 10;
-  p.pcs[3].selected_samples = 2;
-  p.pcs[2].wait_samples = 48;  // 1204 issues / 32 selected samples = 37.6 warp-cycles a sample
+  p.pcs[0].samples = {{"selected", 10}};
+  p.pcs[1].samples = {{"selected", 10}};
+  p.pcs[2].samples = {{"selected", 10}, {"wait", 48}};  // 1204 issues / 32 selected samples
+  p.pcs[3].samples = {{"selected", 2}};                 // = 37.6 warp-cycles a sample
   const ReplayPlan plan = plan_from_profile(p);
   ASSERT_EQ(plan.entries.size(), 3u);
   EXPECT_DOUBLE_EQ(plan.entries[0].wait_cycles, 0.0);
