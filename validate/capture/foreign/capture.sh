@@ -2,7 +2,8 @@
 # Profiles the kernels of torch_ops.py (PyTorch operations: kernels warpsim's authors did not write)
 # under Nsight Compute, one launch each, cold caches and the clocks as found, with every section
 # and the SASS source page, for `warpsim replay` to be checked against:
-#   validate/capture/foreign/capture.sh OUT_DIR
+#   validate/capture/foreign/capture.sh OUT_DIR [SET]
+# SET is torch_ops.py's op set: first (the default) or second.
 # Writes OUT_DIR/torch_ops.ncu-rep, raw.csv (raw page, base units), raw_instances.csv (the same
 # with metric instances: the per-PC counts and sass__inst_executed_per_opcode), source_sass.csv
 # (the source page: per-PC SASS and counters), kernels.tsv (launch, kernel, grid, block, cycles,
@@ -11,9 +12,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?OUT_DIR}
+set_name=${2:-first}
 mkdir -p "$out"
 cmd=(ncu --clock-control none --cache-control all --set full --import-source yes
-     --nvtx --nvtx-include "measure/" -f -o "$out/torch_ops" python3 "$here/torch_ops.py")
+     --nvtx --nvtx-include "measure/" -f -o "$out/torch_ops" python3 "$here/torch_ops.py" "$set_name")
 {
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
   echo "ncu: $(ncu --version | tail -n1)"
