@@ -11,6 +11,12 @@
 // own register, and then there is nothing to wait for: check in the SASS (lsu_slots.sh SASS_FILE)
 // that the IADD writes the register pair the STG before it reads.
 //
+// As compiled for sm_90 (validate/reference/h200/lsu_slots_sass.txt), ptxas merged loads i and
+// i + 32, which read the same words, so each warp issues 32 loads and its last 32 stamps follow no
+// load (lsu_slots_summary.py reads the first 32); and it folded the store kernel's adds into the
+// stores' immediate offsets, so that kernel times 64 stores queued behind the other warps' loads,
+// not a write-after-read wait.
+//
 // Up to 12 warps: the stamps take about 136 registers a thread.
 //
 // Output (stdout, TSV): kernel lines warps warp access cycles (clock64 after the access's issue,
