@@ -47,13 +47,15 @@ struct SmMemoryConfig {
   int constant_latency_cycles = 23;
 
   // ---- LSU: global, local and generic accesses ----
-  /// Instructions one SMSP may have waiting for the L1 tag stage. Measured on the H200
-  /// (validate/reference/h200/lsu_queue.tsv): L1-resident loads of 32 lines each, issued back to
-  /// back, are refused after 16-17 per warp with one warp per sub-partition, 8-9 with two, 4-5
-  /// with four; one or two warps alone queue all 24 (left out: a lone sub-partition's larger
-  /// share).
-  int lsu_queue_depth_per_smsp = 16;
-  /// Instructions the whole SM may have waiting for the L1 tag stage (the same probe: about 64).
+  /// Instructions one SMSP may have waiting for the L1 tag stage. Measured on the H200:
+  /// L1-resident loads of 32 lines each, issued back to back, are refused after 16-17 per warp
+  /// with one warp per sub-partition, 8-9 with two, 4-5 with four (lsu_queue.tsv): the SM's 64
+  /// slots shared out; but one or two warps alone queue all 24 (lsu_queue.tsv) and one warp all
+  /// 32 (lsu_slots.tsv), so a sub-partition alone takes at least 32 of them (the probes issue no
+  /// more; between 32 and the SM's 64 is not measured). A slot holds one instruction, whatever
+  /// its lines (lsu_slots.tsv: 8- to 32-line loads refused after the same 17-19).
+  int lsu_queue_depth_per_smsp = 32;
+  /// Instructions the whole SM may have waiting for the L1 tag stage (the same probes: about 64).
   int lsu_queue_depth_per_sm = 64;
 
   // ---- L1 (unified with shared memory) ----

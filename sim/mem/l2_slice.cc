@@ -237,6 +237,11 @@ void L2Slice::answer(const MemRequest& request, Cycle ready, bool hit) {
 
 std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   const std::uint32_t sectors = sector_count(request.sector_mask);
+  if (request.op == MemOp::kAtomic || request.op == MemOp::kReduction) {
+    return config_.atomic_sector_cycles == 0
+               ? sectors
+               : sectors * config_.atomic_sector_cycles * config_.sectors_per_cycle;
+  }
   if (request.op != MemOp::kWrite) return sectors;
   const std::uint32_t partial =
       sector_count(static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask));

@@ -4,12 +4,13 @@
 // Fidelity. Requests are looked up in arrival order, at most `sectors_per_cycle` sectors per cycle
 // (rate_limiter.h). Writes allocate: a sector written completely (MemRequest::full_write_mask) is
 // not fetched, a partially written one is unless `partial_writes_fetch` is false (the L2 keeps
-// per-byte write masks; the written bytes are treated as the sector's valid data); atomics and reductions read-modify-write at the slice
-// and need their sectors. Missing sectors are fetched from the next level (one read request per
-// miss for the missing sectors of the line, each widened to its aligned group of `fetch_sectors`
-// sectors, which all become valid); later misses to the line merge into its MSHR. Dirty
-// sectors of an evicted line are written back (one write request per eviction). Tag state
-// changes at lookup time (cache_tags.h), so the cache contents depend on the request order only.
+// per-byte write masks; the written bytes are treated as the sector's valid data); atomics and
+// reductions read-modify-write at the slice and need their sectors. Missing sectors are fetched
+// from the next level (one read request per miss for the missing sectors of the line, each widened
+// to its aligned group of `fetch_sectors` sectors, which all become valid); later misses to the
+// line merge into its MSHR. Dirty sectors of an evicted line are written back (one write request
+// per eviction). Tag state changes at lookup time (cache_tags.h), so the cache contents depend on
+// the request order only.
 //
 // Timing, in cycles of the slice's clock domain, measured from the cycle a request is visible at
 // the slice to the cycle its response is visible at the receiver of the upstream response port
@@ -45,7 +46,9 @@
 // `partial_write_request_cycles` once and `partial_write_cycles` per such sector (the
 // read-modify-write of the sector under its ECC): on the H200 a one-sector 4-byte store costs
 // each of its 96 slices about 3.1 cycles, a four-sector one about 5.0 (partial_scatter.tsv,
-// partial_writes.tsv).
+// partial_writes.tsv). An atomic or reduction sector holds it `atomic_sector_cycles` (the atomic
+// unit's read-combine-write; Nsight Compute gives the H200's slices one red or atom sector per
+// cycle against two read sectors).
 //
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
 // notes every line that stores leave partly written; of a line the record gives up, the partial
@@ -103,6 +106,9 @@ struct L2SliceConfig {
   /// Cycles a write request with partially written sectors holds the lookup pipeline once,
   /// besides partial_write_cycles per such sector; 0: none.
   std::uint32_t partial_write_request_cycles = 0;
+  /// Cycles an atomic or reduction sector holds the lookup pipeline (the atomic unit's
+  /// read-combine-write); 0: the normal 1 / sectors_per_cycle.
+  std::uint32_t atomic_sector_cycles = 0;
   /// The record of lines written in part (partial_lines.h); 0 entries: none, such lines stay
   /// until evicted and are written back without a read.
   PartialLinesConfig partial_lines{};
@@ -233,7 +239,8 @@ class L2Slice final : public engine::Component {
   Lookup lookup(const MemRequest& request, engine::Cycle now);
   /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
   /// sectors_per_cycle per partially written sector when partial_write_cycles is set, and
-  /// partial_write_request_cycles × sectors_per_cycle once for a request with such sectors.
+  /// partial_write_request_cycles × sectors_per_cycle once for a request with such sectors;
+  /// atomic_sector_cycles × sectors_per_cycle per atomic or reduction sector when that is set.
   std::uint32_t lookup_cost(const MemRequest& request) const;
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;

@@ -51,7 +51,8 @@ double load_hit_rate(const KernelProfile& p) {
 }  // namespace
 
 Shape global_shape(double count, const PcProfile* measured, const KernelProfile& p,
-                   double entry_sectors, double kind_sectors, bool store, bool sparse_loads) {
+                   double entry_sectors, double kind_sectors, bool store, bool sparse_loads,
+                   std::optional<double> kind_unique) {
   Shape out;
   const double spr = entry_sectors / count;
   out.sectors = static_cast<uint32_t>(std::clamp(std::lround(spr), 1L, 32L));
@@ -68,7 +69,9 @@ Shape global_shape(double count, const PcProfile* measured, const KernelProfile&
   // stores from the ideal sectors (each byte written once) or else the DRAM bytes.
   const double share = entry_sectors / std::max(kind_sectors, 1.0);
   double unique = entry_sectors;
-  if (store && ideal > 0) {
+  if (kind_unique) {
+    unique = *kind_unique * share;
+  } else if (store && ideal > 0) {
     unique = ideal;
   } else if (const double dram = store ? p.dram_write_bytes : p.dram_read_bytes; dram > 0) {
     unique = dram / (out.sparse ? 64 : 32) * share;
@@ -79,10 +82,28 @@ Shape global_shape(double count, const PcProfile* measured, const KernelProfile&
   // (the rest of the reuse comes round once the footprint wraps: L2 hits); stores, which write
   // through L1, rewrite each unique sector as often as the sectors over the footprint say.
   const double l1_hit = std::clamp(load_hit_rate(p), 0.0, 31.0 / 32);
+  // Atomics and reductions, done at the L2, revisit their sectors as stores do.
   const double group =
-      store ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
+      store || kind_unique ? entry_sectors / static_cast<double>(out.footprint) : 1 / (1 - l1_hit);
   out.reuse_group = std::clamp(group, 1.0, 32.0);
   return out;
+}
+
+std::optional<double> atomic_unique_sectors(const KernelProfile& p, bool reduction) {
+  double misses = 0;
+  bool measured = false;
+  const char* const names[] = {
+      "lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum",
+      "lts__t_sectors_srcunit_tex_aperture_device_op_atom_dot_alu_lookup_miss.sum",
+      "lts__t_sectors_srcunit_tex_aperture_device_op_atom_dot_cas_lookup_miss.sum"};
+  for (size_t i = reduction ? 0 : 1; i < (reduction ? 1 : 3); ++i) {
+    if (const auto v = p.metric(names[i])) {
+      misses += *v;
+      measured = true;
+    }
+  }
+  if (!measured || misses <= 0) return std::nullopt;
+  return misses;
 }
 
 // Wavefronts per request over the conflict-free count: the measured wavefronts over the ideal

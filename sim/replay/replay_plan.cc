@@ -257,6 +257,11 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   const uint32_t warps_per_cta = traces::warps_per_cta(p.block, 32);
   const double lanes_per_warp = static_cast<double>(p.block.volume()) / warps_per_cta;
   double load_sectors = 0, store_sectors = 0;
+  // Atomics and reductions, when ncu measured the sectors they missed, walk those alone; their
+  // sectors then take no share of the loads' DRAM-sized footprint.
+  double atomic_sectors[2] = {0, 0};  // atomics, reductions
+  const std::optional<double> atomic_unique[2] = {atomic_unique_sectors(p, false),
+                                                  atomic_unique_sectors(p, true)};
   std::vector<double> sectors(drafts.size(), 0);
   // Warp-cycles one warp-state sample stands for: every issue is one "selected" warp-cycle, so
   // the kernel's issues over its selected samples.
@@ -277,12 +282,18 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
             ? d.measured->l2_sectors / d.count
             : (store ? p.global_store_sectors_per_request : p.global_load_sectors_per_request);
     sectors[i] = std::max(1.0, spr) * d.count;
-    (store ? store_sectors : load_sectors) += sectors[i];
+    const bool reduction = info.access == traces::AccessKind::kReduction;
+    if ((reduction || info.access == traces::AccessKind::kAtomic) && atomic_unique[reduction]) {
+      atomic_sectors[reduction] += sectors[i];
+    } else {
+      (store ? store_sectors : load_sectors) += sectors[i];
+    }
   }
   const bool sparse_loads = loads_are_sparse(p, load_sectors);
   const double cycles_per_sample = selected > 0 ? issues / selected : 0;
   const double tma_load_sectors = tma_total[0];
-  const double traffic = load_sectors + store_sectors + tma_total[0] + tma_total[1];
+  const double traffic = load_sectors + store_sectors + atomic_sectors[0] + atomic_sectors[1] +
+                         tma_total[0] + tma_total[1];
   traces::Reg previous{};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
@@ -314,9 +325,17 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     }
     if (sectors[i] > 0) {
       const bool store = info.access == traces::AccessKind::kStore;
-      const Shape shape = global_shape(d.count, d.measured, p, sectors[i],
-                                       store ? store_sectors : load_sectors + tma_load_sectors,
-                                       store, sparse_loads);
+      const bool reduction = info.access == traces::AccessKind::kReduction;
+      const bool atomic = reduction || info.access == traces::AccessKind::kAtomic;
+      // Atomics and reductions land on the sectors they missed on the GPU, when measured.
+      const bool own_footprint = atomic && atomic_unique[reduction].has_value();
+      const Shape shape =
+          own_footprint
+              ? global_shape(d.count, d.measured, p, sectors[i], atomic_sectors[reduction], store,
+                             sparse_loads, atomic_unique[reduction])
+              : global_shape(d.count, d.measured, p, sectors[i],
+                             store ? store_sectors : load_sectors + tma_load_sectors, store,
+                             sparse_loads);
       e.sectors_per_request = shape.sectors;
       e.lines_per_request = shape.lines;
       e.sparse = shape.sparse;

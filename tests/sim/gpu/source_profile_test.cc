@@ -126,3 +126,32 @@ TEST(GpuSourceProfile, PerPcCyclesSumToTheKernelsStallCounters) {
 
 }  // namespace
 }  // namespace warpsim::gpu
+
+namespace warpsim::gpu {
+namespace {
+
+// Recording the source page must not change the run it records: a 1024² naive transpose, whose
+// column stores keep warps waiting for the LSU queue, took 40,540 cycles with the profile and
+// 40,509 without it while the SM skipped evaluations it knew in advance only without an observer.
+TEST(GpuSourceProfile, RecordingLeavesTheCyclesAlone) {
+  const GpuConfig config = gpu_config_from_spec(arch::load_spec("h200").spec);
+  std::vector<std::string> runs;
+  for (bool recorded : {false, true}) {
+    const workloads::Workload& w = workloads::find_workload("transpose_naive");
+    auto source =
+        w.make_source(workloads::Params::parse(w.params(), {"n=1024"}, "transpose_naive"));
+    SourceProfile profile(config.sms);
+    SimulationOptions options;
+    options.threads = 2;
+    if (recorded) options.source_profile = &profile;
+    const auto reports = simulate(config, *source, options);
+    ASSERT_EQ(reports.size(), 1u);
+    const stats::Sample* c = reports[0].snapshot.find("gpc__cycles_elapsed.max");
+    ASSERT_NE(c, nullptr);
+    runs.push_back(std::to_string(stats::to_double(c->value)));
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+}
+
+}  // namespace
+}  // namespace warpsim::gpu

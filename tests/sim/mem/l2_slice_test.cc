@@ -356,6 +356,27 @@ TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
   EXPECT_EQ(b.sm.received_at.at(3), 1u + 4 + 5 + 20);  // the same cycle: a sector is half of it
 }
 
+TEST(MemL2Slice, AtomicSectorsHoldTheLookupForTheAtomicUnitsCycles) {
+  L2SliceConfig c = small_config();
+  c.sectors_per_cycle = 2;
+  c.atomic_sector_cycles = 1;
+  Bench b(c);
+  b.slice.warm(0, kAllSectors);
+  b.slice.warm(128, kAllSectors);
+  MemRequest red = read(0, 0b0011, 0);  // two sectors: two cycles
+  red.op = MemOp::kReduction;
+  MemRequest atom = read(128, 0b0001, 1);  // one sector: one cycle
+  atom.op = MemOp::kAtomic;
+  b.sm.push(0, red);
+  b.sm.push(0, atom);
+  b.sm.push(0, read(0, kAllSectors, 2));  // four read sectors: two cycles
+  b.sm.push(0, read(0, 0b0001, 3));
+  b.engine.run();
+  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
+  EXPECT_EQ(b.sm.received_at.at(1), 1u + 2 + 20);
+  EXPECT_EQ(b.sm.received_at.at(2), 1u + 3 + 20);
+  EXPECT_EQ(b.sm.received_at.at(3), 1u + 5 + 20);
+}
 TEST(MemL2Slice, FarTrafficWaitsForItsShareOfThePartitionLink) {
   L2SliceConfig c = small_config();
   c.partition_link_bytes_per_cycle = 64;
@@ -452,7 +473,7 @@ TEST(MemL2Slice, DisplacedLineKeepsItsCompleteSectorsDirty) {
   }
   b.sm.push(8, MemRequest::write(0, 0b0010, 4, 8, 0));
   b.sm.push(9, MemRequest::write(128, 0b0001, 4, 9, 0));  // displaces line 0
-  evict_line_zero(b, 10);  // sector 0 leaves then
+  evict_line_zero(b, 10);                                 // sector 0 leaves then
   b.engine.run();
   ASSERT_EQ(b.memory.requests.size(), 7u);  // read, write-back, four fetches, write-back
   EXPECT_EQ(b.memory.requests[0].second.op, MemOp::kRead);

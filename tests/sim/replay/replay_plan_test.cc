@@ -212,3 +212,41 @@ TEST(ReplayPlan, WaitSamplesGiveTheCyclesBeforeAnInstruction) {
 
 }  // namespace
 }  // namespace warpsim::replay
+
+namespace warpsim::replay {
+namespace {
+
+using testing::pc;
+using traces::ncu::PcSpace;
+
+// index_add's shape: 1 M reductions from 8 K warps onto 128 lines. The reductions' L2 misses from
+// the empty L2 ncu profiles from are their unique sectors; the loads keep the DRAM-sized walk.
+TEST(ReplayPlan, ReductionsLandOnTheSectorsTheyMissed) {
+  traces::ncu::KernelProfile p;
+  p.name = "index_add";
+  p.sm_version = 90;
+  p.grid = {64, 1, 1};
+  p.block = {128, 1, 1};  // 256 warps
+  p.pcs = {pc(0x00, "LDG.E.64 R2, desc[UR4][R4.64]", 32768, PcSpace::kGlobal, 32768 * 8),
+           pc(0x10, "RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R7", 32768, PcSpace::kGlobal,
+              32768 * 31),
+           pc(0x20, "EXIT", 256)};
+  p.dram_read_bytes = 32768.0 * 8 * 32;
+  p.metrics["lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum"] = 512;
+  const ReplayPlan plan = plan_from_profile(p);
+  const PlanEntry* red = find(plan, "RED.E.ADD.F32.FTZ.RN.STRONG.GPU");
+  ASSERT_NE(red, nullptr);
+  EXPECT_EQ(red->footprint_sectors, 512u);
+  const PlanEntry* load = find(plan, "LDG.E.64");
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->footprint_sectors, 32768u * 8);  // all of the DRAM reads
+  // Without the counter the reductions walk a share of the DRAM-sized footprint, as loads do.
+  p.metrics.clear();
+  const ReplayPlan without = plan_from_profile(p);
+  const PlanEntry* spread = find(without, "RED.E.ADD.F32.FTZ.RN.STRONG.GPU");
+  ASSERT_NE(spread, nullptr);
+  EXPECT_GT(spread->footprint_sectors, 100'000u);
+}
+
+}  // namespace
+}  // namespace warpsim::replay
