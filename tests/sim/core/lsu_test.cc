@@ -152,23 +152,6 @@ TEST(CoreLsu, FullMshrTableBackPressuresTheLsu) {
   EXPECT_GE(bench.counters().tag_stage_stalls, 1u);
 }
 
-// One sub-partition alone queues 32 loads, twice its share when all four issue (the H200's lone
-// warp queues all 32 of its 32-line loads, lsu_slots.tsv); beyond them it is refused.
-TEST(CoreLsu, ALoneSubPartitionQueuesThirtyTwoLoads) {
-  SmMemoryConfig config;
-  config.l1_tag_lines_per_cycle = 1;  // a 32-line load holds the tag stage 32 cycles
-  Bench bench(config);
-  for (int i = 0; i < 33; ++i) bench.add(0, kLdg, strided(0x10000, 128), 0xffffffffu, 1);
-  bench.run();
-  // 32 loads enter at once (the one in the tag stage keeps its slot until its lookup ends); the
-  // 33rd is refused until the first one's 32 lines are looked up.
-  ASSERT_FALSE(bench.sm().refusals.empty());
-  EXPECT_EQ(bench.sm().refusals.front().first, 0u);
-  EXPECT_EQ(bench.sm().refusals.front().second, PipelineBackpressure::kLsu);
-  EXPECT_EQ(bench.sm().issued_at[31], 0u);
-  EXPECT_EQ(bench.sm().issued_at[32], 31u);
-}
-
 TEST(CoreLsu, TheTagStageLooksUpOneLinePerCycleWhenSoLimited) {
   SmMemoryConfig config;
   config.l1_tag_lines_per_cycle = 1;
