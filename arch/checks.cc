@@ -90,6 +90,7 @@ constexpr std::string_view kPowerOfTwo[] = {
     "hbm.row_bytes",
     "hbm.timings.burst_length",
     "memory_side_cache.line_bytes",
+    "l2.slice_chunk_bytes",
 };
 
 constexpr std::string_view kDieScopes[] = {"shared", "per_die"};
@@ -200,6 +201,10 @@ void check_memory(CheckContext& c) {
   if (l1.sets() > 4096) c.fail(c.show("l1.sets") + " exceeds 4096", {"l1.sets"});
   c.expect_at_most("l2.sector_bytes", c.spec().l2().sector_bytes(), "l2.line_bytes",
                    c.spec().l2().line_bytes());
+  if (c.spec().l2().has_slice_chunk_bytes()) {
+    c.expect_at_most("l2.line_bytes", c.spec().l2().line_bytes(), "l2.slice_chunk_bytes",
+                     c.spec().l2().slice_chunk_bytes());
+  }
   c.expect_at_most("shared_memory.per_cta_max_bytes",
                    shared.per_cta_max_bytes() + shared.reserved_per_cta_bytes(),
                    "shared_memory.per_sm_max_bytes", shared.per_sm_max_bytes(),

@@ -242,6 +242,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.sm_partitions.assign(l2.sm_partitions().begin(), l2.sm_partitions().end());
   }
   ms.l2_address_hash = l2.address_hash();
+  if (l2.has_slice_chunk_bytes()) ms.l2_slice_chunk_lines = l2.slice_chunk_bytes() / 128;
   ms.noc.latency_cycles = s.noc().has_latency_cycles() ? s.noc().latency_cycles() : 1;
   if (s.noc().has_bandwidth_bytes_per_clk_per_port()) {
     ms.noc.port_bytes_per_cycle = s.noc().bandwidth_bytes_per_clk_per_port();

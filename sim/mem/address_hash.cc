@@ -141,7 +141,12 @@ AddressHash::AddressHash(const AddressHashConfig& config) : config_(config) {
                      std::to_string(config.partitions) + "), got " + std::to_string(config.slices));
   }
   if (config.sms == 0) throw InputError("sms: expected at least 1 SM, got 0");
+  if (!std::has_single_bit(config.chunk_lines)) {
+    throw InputError("l2.slice_chunk_bytes: expected a power-of-two number of 128-byte lines, got " +
+                     std::to_string(config.chunk_lines) + " lines");
+  }
   slices_per_partition_ = config.slices / config.partitions;
+  chunk_shift_ = 7 + std::countr_zero(config.chunk_lines);
 }
 
 AddressHash::~AddressHash() = default;

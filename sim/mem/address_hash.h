@@ -26,6 +26,9 @@
 //                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a
 //                contiguous range loads every slice within one line of the others, and the
 //                rotation spreads strides that are multiples of the slice count.
+// With `chunk_lines` above one, the policy hashes the index of each aligned chunk of that many
+// lines instead, so a slice takes the chunk's lines together (the GH100 L2 gives its slices
+// 512-byte chunks: validate/reference/h200/l2_slice_spread_h100.tsv).
 //
 // Left out: the undocumented hash of real NVIDIA parts, and replication of lines in both
 // partitions (data never lives in two slices).
@@ -44,6 +47,7 @@ struct AddressHashConfig {
   std::uint32_t slices = 0;      ///< L2 slices over all partitions; a multiple of `partitions`
   std::uint32_t partitions = 2;  ///< L2 partitions (1 or more)
   std::uint32_t sms = 0;         ///< SMs, split into `partitions` groups by index
+  std::uint32_t chunk_lines = 1;  ///< consecutive lines one slice takes (a power of two)
 };
 
 /// The partition next to SM `sm` when `sms` SMs split into `partitions` groups by index.
@@ -66,7 +70,7 @@ class AddressHash {
 
   /// The home of the line holding byte `address`.
   SliceLocation locate(std::uint64_t address) const {
-    const std::uint32_t slice = slice_of_line(address >> 7);
+    const std::uint32_t slice = slice_of_line(address >> chunk_shift_);
     return {slice / slices_per_partition_, slice};
   }
   /// The partition next to SM `sm` (sm < sms).
@@ -85,6 +89,7 @@ class AddressHash {
  private:
   AddressHashConfig config_;
   std::uint32_t slices_per_partition_;
+  int chunk_shift_ = 7;  // log2 of the chunk's bytes
 };
 
 /// The registry of address hashes; built-ins: "modulo", "xor_fold", "xor_fold_even", "crc_even",

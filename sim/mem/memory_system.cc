@@ -74,7 +74,8 @@ MemorySystem::MemorySystem(engine::Engine& engine, const MemorySystemConfig& con
   hash_ = make_address_hash(config.l2_address_hash,
                             {.slices = slices_per_die_,
                              .partitions = dies > 1 ? 1 : config.l2_partitions,
-                             .sms = sms_per_die_},
+                             .sms = sms_per_die_,
+                             .chunk_lines = config.l2_slice_chunk_lines},
                             "l2_address_hash");
   mapping_ = make_address_mapping(config.dram_mapping, config.dram_geometry, "dram_mapping");
   mc_ = std::make_unique<Interconnect>(
@@ -98,6 +99,15 @@ void MemorySystem::build_slices(engine::Engine& engine, const engine::ClockDomai
     if (dies == 1) c.sm_partitions = config_.sm_partitions;
     c.tags.seed = config_.l2.tags.seed + s;
     c.tags.index_divisor = config_.l2_per_die ? slices_per_die_ : config_.l2_slices;
+    if (const std::uint64_t chunk = config_.l2_slice_chunk_lines; chunk > 1 && dies == 1) {
+      // A slice sees one chunk in `slices`: it indexes a line by its rank among its own lines
+      // (the chunk's rank among the slice's chunks, then the line within the chunk).
+      c.tags.index_divisor = 1;
+      c.tags.set_line = [chunk, slices = std::uint64_t{config_.l2_slices}](std::uint64_t line) {
+        const std::uint64_t index = line >> 7;
+        return index / chunk / slices * chunk + index % chunk;
+      };
+    }
     if (dies > 1 && !config_.l2_per_die) {
       // One home per line: a die's slices see every other chunk of lines, so they index (as the
       // hash chooses them) by the line's rank among its die's lines.

@@ -57,6 +57,7 @@ struct MemorySystemConfig {
   /// The partition next to each SM, by SM index; empty: SMs split into equal groups by index.
   std::vector<std::uint8_t> sm_partitions;
   std::string l2_address_hash = "xor_fold";      ///< registered AddressHash name
+  std::uint32_t l2_slice_chunk_lines = 1;        ///< consecutive lines one slice takes
   InterconnectConfig noc{.latency_cycles = 10};  ///< SMs <-> slices (per die)
   /// Per slice; partition, partitions and sms are filled in by the assembly.
   L2SliceConfig l2{};

@@ -132,6 +132,29 @@ TEST(MemAddressHash, SmsSplitIntoHalvesByIndex) {
   EXPECT_EQ(sm_partition(66, 132, 2), 1u);
 }
 
+// With chunks of four lines (the GH100's 512 bytes), a slice takes four neighbouring lines
+// together and the hash moves on per chunk: modulo sends chunk k to slice k mod slices.
+TEST(MemAddressHash, AChunkOfLinesSharesItsSlice) {
+  const auto hash =
+      make_address_hash("modulo", {.slices = 6, .partitions = 2, .sms = 4, .chunk_lines = 4});
+  for (std::uint64_t line = 0; line < 4; ++line) EXPECT_EQ(hash->locate(line * 128).slice, 0u);
+  EXPECT_EQ(hash->locate(4 * 128).slice, 1u);
+  EXPECT_EQ(hash->locate(23 * 128 + 127).slice, 5u);
+  EXPECT_EQ(hash->locate(24 * 128).slice, 0u);
+  // crc_even keeps its one-to-one runs, now of chunks.
+  const auto crc =
+      make_address_hash("crc_even", {.slices = 16, .partitions = 2, .sms = 8, .chunk_lines = 4});
+  std::set<std::uint32_t> seen;
+  for (std::uint64_t line = 0; line < 64; line += 4) {
+    EXPECT_EQ(crc->locate((line + 3) * 128).slice, crc->locate(line * 128).slice);
+    seen.insert(crc->locate(line * 128).slice);
+  }
+  EXPECT_EQ(seen.size(), 16u);
+  EXPECT_THROW(
+      make_address_hash("modulo", {.slices = 4, .partitions = 2, .sms = 4, .chunk_lines = 3}),
+      InputError);
+}
+
 TEST(MemAddressHash, RejectsBadGeometryNamingTheField) {
   try {
     make_address_hash("modulo", {.slices = 5, .partitions = 2, .sms = 4});
