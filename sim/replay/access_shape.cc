@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <string_view>
 
 namespace warpsim::replay {
 
@@ -90,19 +92,15 @@ Shape global_shape(double count, const PcProfile* measured, const KernelProfile&
 }
 
 std::optional<double> atomic_unique_sectors(const KernelProfile& p, bool reduction) {
-  double misses = 0;
-  bool measured = false;
-  const char* const names[] = {
-      "lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum",
+  static constexpr std::string_view kRed[] = {"lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum"};
+  static constexpr std::string_view kAtom[] = {
       "lts__t_sectors_srcunit_tex_aperture_device_op_atom_dot_alu_lookup_miss.sum",
       "lts__t_sectors_srcunit_tex_aperture_device_op_atom_dot_cas_lookup_miss.sum"};
-  for (size_t i = reduction ? 0 : 1; i < (reduction ? 1 : 3); ++i) {
-    if (const auto v = p.metric(names[i])) {
-      misses += *v;
-      measured = true;
-    }
-  }
-  if (!measured || misses <= 0) return std::nullopt;
+  const std::span<const std::string_view> names =
+      reduction ? std::span<const std::string_view>(kRed) : std::span<const std::string_view>(kAtom);
+  double misses = 0;
+  for (const std::string_view name : names) misses += p.metric(name).value_or(0);
+  if (misses <= 0) return std::nullopt;
   return misses;
 }
 

@@ -262,6 +262,14 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   double atomic_sectors[2] = {0, 0};  // atomics, reductions
   const std::optional<double> atomic_unique[2] = {atomic_unique_sectors(p, false),
                                                   atomic_unique_sectors(p, true)};
+  // An entry's index into those (1: reduction, 0: atomic), when its kind's footprint is measured;
+  // else -1.
+  const auto own_footprint = [&](const traces::OpcodeInfo& info) {
+    const int kind = info.access == traces::AccessKind::kReduction ? 1
+                     : info.access == traces::AccessKind::kAtomic  ? 0
+                                                                   : -1;
+    return kind >= 0 && atomic_unique[kind] ? kind : -1;
+  };
   std::vector<double> sectors(drafts.size(), 0);
   // Warp-cycles one warp-state sample stands for: every issue is one "selected" warp-cycle, so
   // the kernel's issues over its selected samples.
@@ -282,9 +290,8 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
             ? d.measured->l2_sectors / d.count
             : (store ? p.global_store_sectors_per_request : p.global_load_sectors_per_request);
     sectors[i] = std::max(1.0, spr) * d.count;
-    const bool reduction = info.access == traces::AccessKind::kReduction;
-    if ((reduction || info.access == traces::AccessKind::kAtomic) && atomic_unique[reduction]) {
-      atomic_sectors[reduction] += sectors[i];
+    if (const int kind = own_footprint(info); kind >= 0) {
+      atomic_sectors[kind] += sectors[i];
     } else {
       (store ? store_sectors : load_sectors) += sectors[i];
     }
@@ -325,17 +332,14 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     }
     if (sectors[i] > 0) {
       const bool store = info.access == traces::AccessKind::kStore;
-      const bool reduction = info.access == traces::AccessKind::kReduction;
-      const bool atomic = reduction || info.access == traces::AccessKind::kAtomic;
       // Atomics and reductions land on the sectors they missed on the GPU, when measured.
-      const bool own_footprint = atomic && atomic_unique[reduction].has_value();
+      const int kind = own_footprint(info);
+      const double kind_sectors = kind >= 0 ? atomic_sectors[kind]
+                                  : store   ? store_sectors
+                                            : load_sectors + tma_load_sectors;
       const Shape shape =
-          own_footprint
-              ? global_shape(d.count, d.measured, p, sectors[i], atomic_sectors[reduction], store,
-                             sparse_loads, atomic_unique[reduction])
-              : global_shape(d.count, d.measured, p, sectors[i],
-                             store ? store_sectors : load_sectors + tma_load_sectors, store,
-                             sparse_loads);
+          global_shape(d.count, d.measured, p, sectors[i], kind_sectors, store, sparse_loads,
+                       kind >= 0 ? atomic_unique[kind] : std::nullopt);
       e.sectors_per_request = shape.sectors;
       e.lines_per_request = shape.lines;
       e.sparse = shape.sparse;
