@@ -294,6 +294,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.partial_write_cycles = l2.partial_write_cycles();
   ms.l2.partial_write_request_cycles = l2.partial_write_request_cycles();
   ms.l2.atomic_sector_cycles = l2.atomic_sector_cycles();
+  ms.l2.write_sector_cycles = l2.write_sector_cycles();
   ms.l2.partition_link_bytes_per_cycle = l2.partition_link_bytes_per_clk();
   ms.l2.slices = ms.l2_slices;
   if (l2.partial_lines() != 0) {

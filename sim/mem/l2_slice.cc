@@ -1,6 +1,7 @@
 #include "sim/mem/l2_slice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <utility>
 
@@ -52,6 +53,23 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
   if (config.sectors_per_cycle == 0) {
     throw InputError(n + ".sectors_per_cycle: expected at least 1 sector per cycle, got 0");
   }
+  // Cycles to lookup tokens (one token is one sector's share, 1 / sectors_per_cycle).
+  const auto tokens = [&](double cycles, const char* field) {
+    if (!(cycles >= 0.0 && cycles <= 1e6)) {
+      throw InputError(n + "." + field + ": expected 0 to 1e6 cycles, got " +
+                       std::to_string(cycles));
+    }
+    return static_cast<std::uint32_t>(std::lround(cycles * config.sectors_per_cycle));
+  };
+  // A cost of 0 leaves such a sector its normal token.
+  const auto sector_tokens = [&](double cycles, const char* field) {
+    const std::uint32_t t = tokens(cycles, field);
+    return cycles > 0 ? std::max(1u, t) : 1u;
+  };
+  partial_sector_tokens_ = sector_tokens(config.partial_write_cycles, "partial_write_cycles");
+  partial_request_tokens_ =
+      tokens(config.partial_write_request_cycles, "partial_write_request_cycles");
+  write_sector_tokens_ = sector_tokens(config.write_sector_cycles, "write_sector_cycles");
   if (config.fetch_sectors != 1 && config.fetch_sectors != 2 && config.fetch_sectors != 4) {
     throw InputError(n + ".fetch_sectors: expected 1, 2 or 4 sectors, got " +
                      std::to_string(config.fetch_sectors));
@@ -245,11 +263,9 @@ std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   if (request.op != MemOp::kWrite) return sectors;
   const std::uint32_t partial =
       sector_count(static_cast<std::uint8_t>(request.sector_mask & ~request.full_write_mask));
-  if (partial == 0) return sectors;
-  const std::uint32_t spc = config_.sectors_per_cycle;
-  const std::uint32_t per_partial =
-      config_.partial_write_cycles == 0 ? 1 : config_.partial_write_cycles * spc;
-  return sectors - partial + partial * per_partial + config_.partial_write_request_cycles * spc;
+  const std::uint32_t full = (sectors - partial) * write_sector_tokens_;
+  if (partial == 0) return full;
+  return full + partial * partial_sector_tokens_ + partial_request_tokens_;
 }
 
 std::uint8_t L2Slice::widen(std::uint8_t sectors) const {

@@ -48,7 +48,10 @@
 // each of its 96 slices about 3.1 cycles, a four-sector one about 5.0 (partial_scatter.tsv,
 // partial_writes.tsv). An atomic or reduction sector holds it `atomic_sector_cycles` (the atomic
 // unit's read-combine-write; Nsight Compute gives the H200's slices one red or atom sector per
-// cycle against two read sectors).
+// cycle against two read sectors), and a fully written sector `write_sector_cycles` when set
+// (Nsight Compute's peak for the slice's write sectors is one a cycle; the presets leave it at a
+// sector's normal share, validate/README.md). These costs are cycles of the L2's own clock, in
+// steps of 1 / sectors_per_cycle.
 //
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
 // notes every line that stores leave partly written; of a line the record gives up, the partial
@@ -101,14 +104,18 @@ struct L2SliceConfig {
   std::uint32_t fetch_sectors = 1;              ///< aligned sectors fetched per missing one: 1, 2 or 4
   bool partial_writes_fetch = true;             ///< false: byte-masked writes never fetch
   /// Cycles a partially written sector holds the lookup pipeline (read-modify-write of the
-  /// sector's ECC word in the data array); 0: the normal 1 / sectors_per_cycle.
-  std::uint32_t partial_write_cycles = 0;
+  /// sector's ECC word in the data array), in steps of 1 / sectors_per_cycle (rounded to the
+  /// nearest); 0: the normal 1 / sectors_per_cycle.
+  double partial_write_cycles = 0;
   /// Cycles a write request with partially written sectors holds the lookup pipeline once,
-  /// besides partial_write_cycles per such sector; 0: none.
-  std::uint32_t partial_write_request_cycles = 0;
+  /// besides partial_write_cycles per such sector, in steps of 1 / sectors_per_cycle; 0: none.
+  double partial_write_request_cycles = 0;
   /// Cycles an atomic or reduction sector holds the lookup pipeline (the atomic unit's
   /// read-combine-write); 0: the normal 1 / sectors_per_cycle.
   std::uint32_t atomic_sector_cycles = 0;
+  /// Cycles a fully written sector holds the lookup pipeline, in steps of 1 / sectors_per_cycle;
+  /// 0: the normal 1 / sectors_per_cycle.
+  double write_sector_cycles = 0;
   /// The record of lines written in part (partial_lines.h); 0 entries: none, such lines stay
   /// until evicted and are written back without a read.
   PartialLinesConfig partial_lines{};
@@ -263,6 +270,9 @@ class L2Slice final : public engine::Component {
   PartialLines partial_;
   MshrTable mshr_;
   RateLimiter lookup_rate_;
+  std::uint32_t partial_sector_tokens_ = 1;   // lookup tokens a partially written sector takes
+  std::uint32_t partial_request_tokens_ = 0;  // lookup tokens a partial write's setup takes
+  std::uint32_t write_sector_tokens_ = 1;     // lookup tokens a fully written sector takes
   RateLimiter link_rate_;  // this slice's share of the partition link, bytes × slices
   RequestCoalescer coalescer_;
   MemLink upstream_{};

@@ -56,17 +56,19 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.memory.l2.tags.size_bytes, 62914560u / 96);
   EXPECT_TRUE(c.memory.l2.far_read_copies);
   EXPECT_TRUE(c.memory.l2.far_write_copies);
-  // Load-to-use 276 cycles (fitted) = 2 port cycles + 2 x NoC 80 + the slice's 114.
-  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 114u);
-  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 265u);
+  // The L2 and its crossbars tick at 1693 MHz (0.8638 of an SM cycle each). Load-to-use 276 SM
+  // cycles (fitted) = 2 port cycles + 2 x NoC 80 L2 cycles (185.2 SM cycles) + the slice's 77.
+  EXPECT_EQ(c.l2_mhz, 1693);
+  EXPECT_EQ(c.memory.l2.hit_latency_near_cycles, 77u);
+  EXPECT_EQ(c.memory.l2.hit_latency_far_cycles, 207u);
   EXPECT_EQ(c.memory.dies, 1u);
   EXPECT_FALSE(c.memory.memory_side_cache);
-  // HBM load-to-use 680 (fitted, the average over near and far requesters) = 2 port cycles +
-  // 2 x NoC 80 + half the far - near difference (265 - 114) / 2 + 2 x crossbar 2 + tRCD 45 +
-  // CL 45 + burst 8 DRAM cycles (61.5 SM cycles) + 377 more, of which the slice answers a fill
-  // like a hit (115, with the rounding) and the memory crossbar takes 131 each way.
-  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 115u);
-  EXPECT_EQ(c.memory.memory_crossbar.latency_cycles, 133u);
+  // HBM load-to-use 680 SM cycles (fitted, the average over near and far requesters) = the near
+  // hit's path and half the far - near difference, 2 x crossbar 2, tRCD 45 + CL 45 + burst 8
+  // DRAM cycles, and the rest, of which the slice answers a fill like a hit (78 L2 cycles, with
+  // the rounding) and the memory crossbar takes 115 L2 cycles each way.
+  EXPECT_EQ(c.memory.l2.fill_latency_cycles, 78u);
+  EXPECT_EQ(c.memory.memory_crossbar.latency_cycles, 115u);
   EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 2864u);
   EXPECT_EQ(c.dispatch.cta_launch_cycles, 555u);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);

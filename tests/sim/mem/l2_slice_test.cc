@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -354,6 +355,37 @@ TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
   EXPECT_EQ(b.sm.received_at.at(1), 1u + 4 + 20);
   EXPECT_EQ(b.sm.received_at.at(2), 1u + 4 + 5 + 20);
   EXPECT_EQ(b.sm.received_at.at(3), 1u + 4 + 5 + 20);  // the same cycle: a sector is half of it
+}
+
+TEST(MemL2Slice, WriteCostsTakeHalfCyclesAndWholeSectorsTheirOwnRate) {
+  L2SliceConfig c = small_config();
+  c.sectors_per_cycle = 2;  // a token is half a cycle
+  c.partial_writes_fetch = false;
+  c.partial_write_cycles = 1;
+  c.partial_write_request_cycles = 1.5;
+  c.write_sector_cycles = 1;
+  Bench b(c);
+  b.slice.warm(512, kAllSectors);
+  b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));     // 1.5 + 1 cycles: 5 tokens
+  b.sm.push(0, MemRequest::write(256, 0b0011, 64, 1, 0));  // two whole sectors, 1 cycle each
+  b.sm.push(0, read(512, kAllSectors, 2));                 // four read sectors: 2 cycles
+  b.sm.push(0, read(512, 0b0001, 3));
+  b.engine.run();
+  // Each request starts once the budget (2 tokens a cycle) is positive again: 2 - 5 = -3 takes
+  // two cycles (1), 1 - 4 = -3 two more (1), 1 - 4 two more.
+  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
+  EXPECT_EQ(b.sm.received_at.at(1), 1u + 2 + 20);
+  EXPECT_EQ(b.sm.received_at.at(2), 1u + 4 + 20);
+  EXPECT_EQ(b.sm.received_at.at(3), 1u + 6 + 20);
+}
+
+TEST(MemL2Slice, WriteCostsOutsideTheirRangeAreRejected) {
+  L2SliceConfig c = small_config();
+  c.partial_write_request_cycles = -1;
+  EXPECT_THROW(Bench{c}, InputError);
+  c.partial_write_request_cycles = 0;
+  c.write_sector_cycles = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(Bench{c}, InputError);
 }
 
 TEST(MemL2Slice, AtomicSectorsHoldTheLookupForTheAtomicUnitsCycles) {
