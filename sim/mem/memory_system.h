@@ -112,7 +112,7 @@ class MemorySystem {
   std::vector<CacheTags> take_cache_state();
   void restore_cache_state(std::vector<CacheTags>&& state);
 
-  /// Cycles (L2 domain, equal SM clock) from an SM's send to its response for an uncontended
+  /// Cycles of the L2 domain from an SM's send to its response for an uncontended
   /// L2 hit from a near (or far) SM.
   static std::uint64_t hit_round_trip_cycles(const MemorySystemConfig& config, bool near);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <list>
 #include <map>
@@ -338,6 +339,16 @@ TEST(MemL2Slice, LookupBandwidthSpacesRequests) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(b.sm.received_at.at(i), 1u + 20 + 2 * i) << i;
 }
 
+// Request i (ids 0, 1, ...) answered as a hit `after[i]` cycles after the first one started
+// (pushed at 0, at the slice from cycle 1, hit latency 20).
+void expect_hits_after(const Bench& b, std::initializer_list<Cycle> after) {
+  std::uint64_t id = 0;
+  for (const Cycle a : after) {
+    EXPECT_EQ(b.sm.received_at.at(id), 1u + a + 20) << "request " << id;
+    ++id;
+  }
+}
+
 TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
   L2SliceConfig c = small_config();
   c.sectors_per_cycle = 2;
@@ -351,10 +362,7 @@ TEST(MemL2Slice, APartialWriteHoldsTheLookupForItsSetupAndEachPartialSector) {
   b.sm.push(0, MemRequest::write(256, 0b0001, 32, 2, 0));  // a whole sector: half a cycle
   b.sm.push(0, read(512, kAllSectors, 3));
   b.engine.run();
-  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
-  EXPECT_EQ(b.sm.received_at.at(1), 1u + 4 + 20);
-  EXPECT_EQ(b.sm.received_at.at(2), 1u + 4 + 5 + 20);
-  EXPECT_EQ(b.sm.received_at.at(3), 1u + 4 + 5 + 20);  // the same cycle: a sector is half of it
+  expect_hits_after(b, {0, 4, 4 + 5, 4 + 5});  // the last two together: a sector is half a cycle
 }
 
 TEST(MemL2Slice, WriteCostsTakeHalfCyclesAndWholeSectorsTheirOwnRate) {
@@ -373,10 +381,7 @@ TEST(MemL2Slice, WriteCostsTakeHalfCyclesAndWholeSectorsTheirOwnRate) {
   b.engine.run();
   // Each request starts once the budget (2 tokens a cycle) is positive again: 2 - 5 = -3 takes
   // two cycles (1), 1 - 4 = -3 two more (1), 1 - 4 two more.
-  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
-  EXPECT_EQ(b.sm.received_at.at(1), 1u + 2 + 20);
-  EXPECT_EQ(b.sm.received_at.at(2), 1u + 4 + 20);
-  EXPECT_EQ(b.sm.received_at.at(3), 1u + 6 + 20);
+  expect_hits_after(b, {0, 2, 4, 6});
 }
 
 TEST(MemL2Slice, WriteCostsOutsideTheirRangeAreRejected) {
@@ -404,11 +409,9 @@ TEST(MemL2Slice, AtomicSectorsHoldTheLookupForTheAtomicUnitsCycles) {
   b.sm.push(0, read(0, kAllSectors, 2));  // four read sectors: two cycles
   b.sm.push(0, read(0, 0b0001, 3));
   b.engine.run();
-  EXPECT_EQ(b.sm.received_at.at(0), 1u + 20);
-  EXPECT_EQ(b.sm.received_at.at(1), 1u + 2 + 20);
-  EXPECT_EQ(b.sm.received_at.at(2), 1u + 3 + 20);
-  EXPECT_EQ(b.sm.received_at.at(3), 1u + 5 + 20);
+  expect_hits_after(b, {0, 2, 3, 5});
 }
+
 TEST(MemL2Slice, FarTrafficWaitsForItsShareOfThePartitionLink) {
   L2SliceConfig c = small_config();
   c.partition_link_bytes_per_cycle = 64;
