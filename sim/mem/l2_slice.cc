@@ -70,6 +70,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
   partial_request_tokens_ =
       tokens(config.partial_write_request_cycles, "partial_write_request_cycles");
   write_sector_tokens_ = sector_tokens(config.write_sector_cycles, "write_sector_cycles");
+  atomic_sector_tokens_ = sector_tokens(config.atomic_sector_cycles, "atomic_sector_cycles");
   if (config.fetch_sectors != 1 && config.fetch_sectors != 2 && config.fetch_sectors != 4) {
     throw InputError(n + ".fetch_sectors: expected 1, 2 or 4 sectors, got " +
                      std::to_string(config.fetch_sectors));
@@ -256,9 +257,7 @@ void L2Slice::answer(const MemRequest& request, Cycle ready, bool hit) {
 std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
   const std::uint32_t sectors = sector_count(request.sector_mask);
   if (request.op == MemOp::kAtomic || request.op == MemOp::kReduction) {
-    return config_.atomic_sector_cycles == 0
-               ? sectors
-               : sectors * config_.atomic_sector_cycles * config_.sectors_per_cycle;
+    return sectors * atomic_sector_tokens_;
   }
   if (request.op != MemOp::kWrite) return sectors;
   const std::uint32_t partial =

@@ -244,10 +244,10 @@ class L2Slice final : public engine::Component {
   // Outbound slots a lookup of `request` may fill.
   std::uint32_t outbound_needed(const MemRequest& request) const;
   Lookup lookup(const MemRequest& request, engine::Cycle now);
-  /// Lookup-bandwidth tokens (sectors) `request` uses: one per sector, and partial_write_cycles ×
-  /// sectors_per_cycle per partially written sector when partial_write_cycles is set, and
-  /// partial_write_request_cycles × sectors_per_cycle once for a request with such sectors;
-  /// atomic_sector_cycles × sectors_per_cycle per atomic or reduction sector when that is set.
+  /// Lookup-bandwidth tokens (a token is 1 / sectors_per_cycle) `request` uses: per read sector
+  /// one; per atomic or reduction sector, fully written sector and partially written sector the
+  /// tokens of atomic_sector_cycles, write_sector_cycles and partial_write_cycles (one when
+  /// unset); and partial_write_request_cycles' tokens once for a write with partial sectors.
   std::uint32_t lookup_cost(const MemRequest& request) const;
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
@@ -273,6 +273,7 @@ class L2Slice final : public engine::Component {
   std::uint32_t partial_sector_tokens_ = 1;   // lookup tokens a partially written sector takes
   std::uint32_t partial_request_tokens_ = 0;  // lookup tokens a partial write's setup takes
   std::uint32_t write_sector_tokens_ = 1;     // lookup tokens a fully written sector takes
+  std::uint32_t atomic_sector_tokens_ = 1;    // lookup tokens an atomic or reduction sector takes
   RateLimiter link_rate_;  // this slice's share of the partition link, bytes × slices
   RequestCoalescer coalescer_;
   MemLink upstream_{};
