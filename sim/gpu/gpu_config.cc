@@ -296,6 +296,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   ms.l2.atomic_sector_cycles = l2.atomic_sector_cycles();
   ms.l2.write_sector_cycles = l2.write_sector_cycles();
   ms.l2.partition_link_bytes_per_cycle = l2.partition_link_bytes_per_clk();
+  ms.l2.partition_link_burst_cycles = std::max(1u, l2.partition_link_burst_cycles());
   ms.l2.slices = ms.l2_slices;
   if (l2.partial_lines() != 0) {
     const std::uint32_t ways = l2.partial_line_ways();

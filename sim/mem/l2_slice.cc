@@ -40,7 +40,7 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
       partial_(config.partial_lines, this->name() + ".partial_lines"),
       mshr_(config.mshr, this->name()),
       lookup_rate_(config.sectors_per_cycle),
-      link_rate_(config.partition_link_bytes_per_cycle),
+      link_rate_(config.partition_link_bytes_per_cycle, config.partition_link_burst_cycles),
       coalescer_([&] {
         RequestCoalescerConfig c = config.coalescer;
         c.sources = config.partitions;

@@ -135,6 +135,8 @@ struct L2SliceConfig {
   /// read's sectors answered from their home, a far write's bytes); 0: unlimited. Each slice
   /// takes an even share (`slices` of them).
   std::uint32_t partition_link_bytes_per_cycle = 0;
+  /// Cycles of its link share a slice may save up and spend at once (at least 1).
+  std::uint32_t partition_link_burst_cycles = 1;
   std::uint32_t slices = 1;  ///< slices sharing partition_link_bytes_per_cycle
   RequestCoalescerConfig coalescer{};           ///< reads joining reads in flight (0 entries: none)
   /// The coalescer source of each SM (`sms` entries, each source's SMs next to one partition),

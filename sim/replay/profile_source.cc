@@ -57,12 +57,13 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     default:
       break;
   }
-  // A request spreads its s sectors over L lines, spl sectors in each. Dense: q groups of
-  // requests share each line set, in different sectors; sparse: the rest of each line stays
-  // untouched. Groups walk the footprint's line sets and wrap.
+  // A request spreads its s sectors over L lines as evenly as they go (sector j in line
+  // floor(j L / s), so every one of the L lines is touched: ncu's L1 tag lookups), at least spl
+  // sectors in each. Dense: q groups of requests share each line set, in different sectors;
+  // sparse: the rest of each line stays untouched. Groups walk the footprint's line sets and wrap.
   const uint64_t s = e.sectors_per_request;
   const uint64_t lines = std::clamp<uint64_t>(e.lines_per_request, (s + 3) / 4, s);
-  const uint64_t spl = (s + lines - 1) / lines;
+  const uint64_t spl = std::max<uint64_t>(1, s / lines);
   const uint64_t q = e.sparse ? 1 : std::max<uint64_t>(1, 4 / spl);
   const uint64_t footprint = std::max<uint64_t>(e.footprint_sectors, s);
   const uint64_t footprint_lines = (footprint + spl * q - 1) / (spl * q);
@@ -82,8 +83,10 @@ void lane_addresses(const PlanEntry& e, const traces::OpcodeInfo& info, uint64_t
     const uint64_t first = (j * n + s - 1) / s;  // First lane of sector j.
     const uint64_t offset =
         std::min<uint64_t>((a - first) * width_bytes, 32 - std::min<uint64_t>(width_bytes, 32));
-    const uint64_t line = set * lines + j / spl;
-    const uint64_t sector = (slot * spl + j % spl) % 4;
+    const uint64_t in_line = j * lines / s;
+    const uint64_t within = j - (in_line * s + lines - 1) / lines;  // Rank in its line.
+    const uint64_t line = set * lines + in_line;
+    const uint64_t sector = (slot * spl + within) % 4;
     out[a] = e.region + (line * 4 + sector) * 32 + offset;
   }
 }

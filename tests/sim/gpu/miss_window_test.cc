@@ -45,7 +45,7 @@ struct H200Memory {
     const auto hash = mem::make_address_hash(
         config.memory.l2_address_hash,
         {.slices = config.memory.l2_slices, .partitions = config.memory.l2_partitions,
-         .sms = config.memory.sms});
+         .sms = config.memory.sms, .chunk_lines = config.memory.l2_slice_chunk_lines});
     std::uint64_t line = 0x40000;
     while (hash->locate(line).partition != partition) line += 128;
     return line;

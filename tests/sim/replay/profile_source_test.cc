@@ -264,6 +264,35 @@ TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
 }
 
 
+// A request whose sectors do not divide evenly over its lines still touches every line ncu
+// counted: index_add's reductions put 31 sectors in 29 lines (each lane its own float of 4096);
+// spreading them ceil(31 / 29) = 2 to a line reached only 16 lines, and half the lines in all.
+TEST(ReplaySource, UnevenSectorsStillTouchEveryMeasuredLine) {
+  for (const auto& [sectors, lines] : {std::pair{31.0, 29.0}, std::pair{6.0, 4.0},
+                                       std::pair{5.0, 2.0}, std::pair{9.0, 8.0}}) {
+    traces::ncu::KernelProfile p = loop_kernel();
+    p.pcs[1].l2_sectors = 70 * sectors;
+    p.pcs[1].l2_sectors_ideal = 70 * 4;
+    p.pcs[1].l1_tag_requests = 70 * lines;
+    p.dram_read_bytes = 70 * sectors * 32;
+    const ReplayPlan plan = plan_from_profile(p);
+    for (uint64_t w = 0; w < 20; ++w) {
+      traces::WarpTrace warp;
+      build_warp(plan, w, 20, 32, warp);
+      for (const auto& inst : warp.instructions) {
+        if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
+        std::set<uint64_t> s, l;
+        for (uint64_t a : warp.lane_addresses(inst)) {
+          s.insert(a / 32);
+          l.insert(a / 128);
+        }
+        EXPECT_EQ(s.size(), static_cast<size_t>(sectors)) << sectors << " in " << lines;
+        EXPECT_EQ(l.size(), static_cast<size_t>(lines)) << sectors << " in " << lines;
+      }
+    }
+  }
+}
+
 // A scattered load (32 sectors in 32 lines a request) by `warps` one-warp CTAs, `per_warp`
 // executions each, over a footprint of `footprint_sectors` (from the DRAM bytes).
 ReplayPlan scattered_plan(uint32_t warps, double per_warp, double footprint_sectors) {
