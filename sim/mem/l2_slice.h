@@ -37,7 +37,9 @@
 //
 // The link between the partitions (`partition_link_bytes_per_cycle`): what a far request moves
 // across, a read's sectors answered from this home (not a copy's) or a write's bytes, is charged
-// to the slice's even share of the link's width (rate_limiter.h); while the share is spent, the
+// to the slice's even share of the link's width (rate_limiter.h), of which an idle slice saves up
+// `partition_link_burst_cycles` cycles' worth to spend at once (the slices share one link, so a
+// chunk's lines may cross together in the share the others leave); while the share is spent, the
 // next far request waits at the head of the queue (near ones pass). On the H200 a stream of
 // full-line stores into the L2 moves 2.3 KB per cycle, half of it to the far partition
 // (validate/reference/h200/dirty_l2.tsv), which the L2's slices alone would exceed by a third.
@@ -75,7 +77,8 @@
 //
 // Left out: data, the L2's point of coherence duties (L1 invalidations), compression, residency
 // controls (persisting lines), the ECC / tag pipeline structure, bandwidth of the fill path, the
-// link's latency (in the far hit latency) and its sharing between slices (an even split).
+// link's latency (in the far hit latency) and its sharing between slices (an even split with a
+// burst allowance, not a shared arbiter).
 #pragma once
 
 #include <cstdint>
