@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "sim/core/shared_memory_banks.h"
 #include "sim/replay/replay.h"
@@ -224,6 +226,34 @@ TEST(ReplaySource, WideSharedConflictsAreCountedPerPhase) {
   }
 }
 
+// The sectors and lines of each of the loop kernel's LDG requests when its load measured
+// `sectors` L2 sectors and `lines` L1 tag lookups a request, and DRAM bytes `fetch` times its
+// sectors' (2: each 32 B used costs a 64 B fetch).
+std::vector<std::pair<std::set<uint64_t>, std::set<uint64_t>>> load_requests(double sectors,
+                                                                             double lines,
+                                                                             double fetch) {
+  traces::ncu::KernelProfile p = loop_kernel();
+  p.pcs[1].l2_sectors = 70 * sectors;
+  p.pcs[1].l2_sectors_ideal = 70 * 4;
+  p.pcs[1].l1_tag_requests = 70 * lines;
+  p.dram_read_bytes = 70 * sectors * 32 * fetch;
+  const ReplayPlan plan = plan_from_profile(p);
+  std::vector<std::pair<std::set<uint64_t>, std::set<uint64_t>>> out;
+  for (uint64_t w = 0; w < 20; ++w) {
+    traces::WarpTrace warp;
+    build_warp(plan, w, 20, 32, warp);
+    for (const auto& inst : warp.instructions) {
+      if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
+      auto& [s, l] = out.emplace_back();
+      for (uint64_t a : warp.lane_addresses(inst)) {
+        s.insert(a / 32);
+        l.insert(a / 128);
+      }
+    }
+  }
+  return out;
+}
+
 // The measured L1 tag lookups set the lines a request spans: a stride-4 float gather (16 sectors
 // in 4 lines) packs 4 sectors a line; a stride-32 one (32 sectors in 32 lines) takes one sector
 // of each line, and when the loads' DRAM bytes are twice their L2 sectors (64 B fetched for each
@@ -231,28 +261,14 @@ TEST(ReplaySource, WideSharedConflictsAreCountedPerPhase) {
 TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
   for (const auto& [sectors, lines, sparse] :
        {std::tuple{16.0, 4.0, false}, std::tuple{32.0, 8.0, false}, std::tuple{32.0, 32.0, true}}) {
-    traces::ncu::KernelProfile p = loop_kernel();
-    p.pcs[1].l2_sectors = 70 * sectors;
-    p.pcs[1].l2_sectors_ideal = 70 * 4;
-    p.pcs[1].l1_tag_requests = 70 * lines;
-    p.dram_read_bytes = 70 * sectors * 32 * (sparse ? 2 : 1);
-    const ReplayPlan plan = plan_from_profile(p);
     std::set<uint64_t> all_sectors, all_lines;
-    for (uint64_t w = 0; w < 20; ++w) {
-      traces::WarpTrace warp;
-      build_warp(plan, w, 20, 32, warp);
-      for (const auto& inst : warp.instructions) {
-        if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
-        std::set<uint64_t> s, l;
-        for (uint64_t a : warp.lane_addresses(inst)) {
-          s.insert(a / 32);
-          l.insert(a / 128);
-        }
-        EXPECT_EQ(s.size(), static_cast<size_t>(sectors));
-        EXPECT_EQ(l.size(), static_cast<size_t>(lines));
-        all_sectors.insert(s.begin(), s.end());
-        all_lines.insert(l.begin(), l.end());
-      }
+    const auto requests = load_requests(sectors, lines, sparse ? 2 : 1);
+    EXPECT_FALSE(requests.empty());
+    for (const auto& [s, l] : requests) {
+      EXPECT_EQ(s.size(), static_cast<size_t>(sectors));
+      EXPECT_EQ(l.size(), static_cast<size_t>(lines));
+      all_sectors.insert(s.begin(), s.end());
+      all_lines.insert(l.begin(), l.end());
     }
     // Sparse: one sector of each line, ever; dense: the lines fill up.
     if (sparse) {
@@ -263,32 +279,17 @@ TEST(ReplaySource, LinesPerRequestFollowTheL1TagLookups) {
   }
 }
 
-
 // A request whose sectors do not divide evenly over its lines still touches every line ncu
 // counted: index_add's reductions put 31 sectors in 29 lines (each lane its own float of 4096);
 // spreading them ceil(31 / 29) = 2 to a line reached only 16 lines, and half the lines in all.
 TEST(ReplaySource, UnevenSectorsStillTouchEveryMeasuredLine) {
   for (const auto& [sectors, lines] : {std::pair{31.0, 29.0}, std::pair{6.0, 4.0},
                                        std::pair{5.0, 2.0}, std::pair{9.0, 8.0}}) {
-    traces::ncu::KernelProfile p = loop_kernel();
-    p.pcs[1].l2_sectors = 70 * sectors;
-    p.pcs[1].l2_sectors_ideal = 70 * 4;
-    p.pcs[1].l1_tag_requests = 70 * lines;
-    p.dram_read_bytes = 70 * sectors * 32;
-    const ReplayPlan plan = plan_from_profile(p);
-    for (uint64_t w = 0; w < 20; ++w) {
-      traces::WarpTrace warp;
-      build_warp(plan, w, 20, 32, warp);
-      for (const auto& inst : warp.instructions) {
-        if (plan.info.opcodes->info(inst.opcode).base != "LDG") continue;
-        std::set<uint64_t> s, l;
-        for (uint64_t a : warp.lane_addresses(inst)) {
-          s.insert(a / 32);
-          l.insert(a / 128);
-        }
-        EXPECT_EQ(s.size(), static_cast<size_t>(sectors)) << sectors << " in " << lines;
-        EXPECT_EQ(l.size(), static_cast<size_t>(lines)) << sectors << " in " << lines;
-      }
+    const auto requests = load_requests(sectors, lines, 1);
+    EXPECT_FALSE(requests.empty());
+    for (const auto& [s, l] : requests) {
+      EXPECT_EQ(s.size(), static_cast<size_t>(sectors)) << sectors << " in " << lines;
+      EXPECT_EQ(l.size(), static_cast<size_t>(lines)) << sectors << " in " << lines;
     }
   }
 }
