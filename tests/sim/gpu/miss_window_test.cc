@@ -40,14 +40,12 @@ struct H200Memory {
   std::vector<std::unique_ptr<MockSm>> sms;
   std::unique_ptr<mem::MemorySystem> mem;
 
-  /// The first line from 0x40000 on whose home slice lies in `partition` (by the preset's hash).
+  /// The first line from 0x40000 on whose home slice lies in `partition` (by the memory
+  /// system's own hash).
   std::uint64_t line_homed_in(std::uint32_t partition) const {
-    const auto hash = mem::make_address_hash(
-        config.memory.l2_address_hash,
-        {.slices = config.memory.l2_slices, .partitions = config.memory.l2_partitions,
-         .sms = config.memory.sms, .chunk_lines = config.memory.l2_slice_chunk_lines});
+    const mem::AddressHash& hash = mem->address_hash();
     std::uint64_t line = 0x40000;
-    while (hash->locate(line).partition != partition) line += 128;
+    while (hash.locate(line).partition != partition) line += 128;
     return line;
   }
 
