@@ -15,6 +15,10 @@ constexpr double kMinDramBytes = 1e6;
 const std::vector<ComparedMetric>& compared_metrics() {
   static const std::vector<ComparedMetric> metrics = {
       {"gpc__cycles_elapsed.max", ErrorUnit::kPercent},
+      // The SMs' own time, averaged over them: what the elapsed time is less the launch and the
+      // tail (the last CTAs on the SMs given the most), so the two side by side say where an
+      // elapsed error comes from.
+      {"sm__cycles_active.avg", ErrorUnit::kPercent},
       {"smsp__inst_executed.sum", ErrorUnit::kPercent},
       {"smsp__thread_inst_executed_per_inst_executed.ratio", ErrorUnit::kPercent},
       {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", ErrorUnit::kPercent},

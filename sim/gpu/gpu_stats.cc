@@ -182,6 +182,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 [&c](const FormulaContext&) { return c.duration_ns; });
   r.add_formula("sm__cycles_active.avg", "cycle", "cycles with a resident warp, per SM",
                 [](const FormulaContext& f) { return f.avg("gpu.sm[*].cycles_active"); });
+  r.add_aggregate("sm__cycles_active.max", "cycle", "cycles with a resident warp, busiest SM",
+                  Aggregate::kMax, "gpu.sm[*].cycles_active");
+  r.add_aggregate("sm__cycles_active.min", "cycle", "cycles with a resident warp, least busy SM",
+                  Aggregate::kMin, "gpu.sm[*].cycles_active");
   r.add_aggregate("smsp__inst_executed.sum", "inst", "warp instructions", Aggregate::kSum,
                   "gpu.sm[*].inst_executed");
   r.add_formula("sm__inst_executed.avg.per_cycle_active", "inst/cycle", "IPC per SM",
@@ -201,6 +205,12 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 });
   r.add_aggregate("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "", "global load requests",
                   Aggregate::kSum, "gpu.sm[*].l1.global_ld.requests");
+  r.add_aggregate("l1tex__t_requests_pipe_lsu_mem_global_op_ld.max", "",
+                  "global load requests of the SM with the most", Aggregate::kMax,
+                  "gpu.sm[*].l1.global_ld.requests");
+  r.add_aggregate("l1tex__t_requests_pipe_lsu_mem_global_op_ld.min", "",
+                  "global load requests of the SM with the fewest", Aggregate::kMin,
+                  "gpu.sm[*].l1.global_ld.requests");
   r.add_aggregate("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sector", "global load sectors",
                   Aggregate::kSum, "gpu.sm[*].l1.global_ld.sectors");
   r.add_aggregate("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "sector",

@@ -160,6 +160,18 @@ TEST(GpuSimulate, CopyCountsAreExact) {
   EXPECT_GT(metric(r, "smsp__inst_executed.sum"), 128 * 5);
 }
 
+// ncu's per-SM spread: 16 CTAs of 8 warps on 132 SMs leave 116 SMs idle and give 16 one CTA each.
+TEST(GpuSimulate, PerSmSpreadNamesTheBusiestAndTheIdlestSm) {
+  const auto reports = run(h200(), "copy", {"n=4096"});
+  ASSERT_EQ(reports.size(), 1u);
+  const auto& r = reports[0];
+  EXPECT_EQ(metric(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.max"), 8);
+  EXPECT_EQ(metric(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.min"), 0);
+  EXPECT_EQ(metric(r, "sm__cycles_active.min"), 0);
+  EXPECT_GT(metric(r, "sm__cycles_active.max"), 300);
+  EXPECT_LE(metric(r, "sm__cycles_active.avg") * 132, metric(r, "sm__cycles_active.max") * 16);
+}
+
 TEST(GpuSimulate, DeterministicForAnyThreadCount) {
   const GpuConfig c = h200();
   const auto a = run(c, "saxpy", {"n=65536"}, 1);
