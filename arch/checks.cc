@@ -70,6 +70,8 @@ constexpr std::string_view kZeroAllowed[] = {
     "launch.cta_sm_priority",  // SM 0
     "l2.dirty_victim_skip",    // 0: the policy's pick
     "hbm.timings.request_gap_cycles",  // 0: back-to-back requests
+    "hbm.background_read_bytes",       // 0: none in that time
+    "hbm.background_write_bytes",
 };
 
 // Sizes and counts the models decompose into address bits.
@@ -301,6 +303,22 @@ void check_memory(CheckContext& c) {
   if (hbm.stacks() > 0 && hbm.channels() % hbm.stacks() != 0) {
     c.fail(c.show("hbm.channels") + " must divide evenly among " + c.show("hbm.stacks"),
            {"hbm.channels", "hbm.stacks"});
+  }
+  if (hbm.background_read_bytes_size() != hbm.background_seconds_size() ||
+      hbm.background_write_bytes_size() != hbm.background_seconds_size()) {
+    c.fail("hbm.background_seconds, hbm.background_read_bytes and hbm.background_write_bytes "
+           "must have one length (" + std::to_string(hbm.background_seconds_size()) + ", " +
+               std::to_string(hbm.background_read_bytes_size()) + ", " +
+               std::to_string(hbm.background_write_bytes_size()) + " values)",
+           {"hbm.background_seconds", "hbm.background_read_bytes", "hbm.background_write_bytes"});
+  }
+  for (int i = 1; i < hbm.background_seconds_size(); ++i) {
+    if (!(hbm.background_seconds(i) > hbm.background_seconds(i - 1))) {
+      c.fail("hbm.background_seconds must increase: value " + std::to_string(i + 1) + " (" +
+                 std::to_string(hbm.background_seconds(i)) + ") is not above the one before",
+             {"hbm.background_seconds"});
+      break;
+    }
   }
   if (c.spec().has_memory_side_cache()) {
     const MemorySideCache& msc = c.spec().memory_side_cache();

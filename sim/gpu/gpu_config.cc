@@ -393,6 +393,17 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.fill_latency_cycles = rest - 2 * each_way;
   }
 
+  // The GPU's own DRAM traffic during a kernel (counted, not timed; sim/mem/dram_background.h).
+  // arch/checks.cc has checked the three lists' lengths and order.
+  std::vector<mem::DramBackground::Point> background;
+  for (int i = 0; i < hbm.background_seconds_size() && i < hbm.background_read_bytes_size() &&
+                  i < hbm.background_write_bytes_size();
+       ++i) {
+    background.push_back({hbm.background_seconds(i), hbm.background_read_bytes(i),
+                          hbm.background_write_bytes(i)});
+  }
+  g.dram_background = mem::DramBackground(std::move(background));
+
   // Kernel boundaries.
   if (s.launch().has_overhead_ns()) {
     g.dispatch.kernel_launch_overhead_cycles =

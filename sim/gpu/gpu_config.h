@@ -18,6 +18,7 @@
 #include "sim/core/cta_dispatcher.h"
 #include "sim/core/sm_config.h"
 #include "sim/core/sm_memory_config.h"
+#include "sim/mem/dram_background.h"
 #include "sim/mem/memory_system.h"
 
 namespace warpsim::gpu {
@@ -32,6 +33,7 @@ struct GpuConfig {
   core::SmMemoryConfig sm_memory;  ///< sm_id is set per SM by the assembly
   mem::MemorySystemConfig memory;
   core::DispatcherConfig dispatch;
+  mem::DramBackground dram_background;  ///< the GPU's own DRAM bytes during a kernel (hbm.background_*)
   bool warm_caches = false;           ///< launch.cache_start == WARM
   std::vector<std::string> warnings;  ///< Approximations applied to this description.
 };

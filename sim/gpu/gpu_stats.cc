@@ -1,5 +1,6 @@
 #include "sim/gpu/gpu_stats.h"
 
+#include <cmath>
 #include <string>
 
 #include "sim/core/stall_reason.h"
@@ -21,6 +22,7 @@ struct Counters {
   std::vector<std::uint64_t> sm_stalls;  // [sm * kStallReasonCount + reason]
   mem::MemorySystemCounters memory;
   std::uint64_t elapsed = 0, ctas = 0, warps_active_sum = 0, cycles_active_sum = 0;
+  std::uint64_t background_read = 0, background_written = 0;  // the GPU's own DRAM bytes
   double duration_ns = 0, occupancy_pct = 0;
   double launch[12] = {};
 };
@@ -93,6 +95,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
   c.ctas = record.ctas;
   c.occupancy_pct = record.achieved_occupancy_pct();
   c.duration_ns = static_cast<double>(record.elapsed()) * 1000.0 / config.sm_mhz;
+  c.background_read = static_cast<std::uint64_t>(
+      std::llround(config.dram_background.read_bytes(c.duration_ns * 1e-9)));
+  c.background_written = static_cast<std::uint64_t>(
+      std::llround(config.dram_background.write_bytes(c.duration_ns * 1e-9)));
 
   stats::Registry r;
   for (int i = 0; i < n; ++i) add_sm_counters(r, c, i);
@@ -112,6 +118,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "lines the partial-line record gave up (their partial sectors read and written back)");
   r.add_counter("gpu.dram.bytes_read", &c.memory.dram.bytes_read, "byte", "DRAM bytes read");
   r.add_counter("gpu.dram.bytes_written", &c.memory.dram.bytes_written, "byte", "DRAM bytes written");
+  r.add_counter("gpu.dram.background_bytes_read", &c.background_read, "byte",
+                "DRAM bytes the GPU reads of its own accord during the kernel (hbm.background_*)");
+  r.add_counter("gpu.dram.background_bytes_written", &c.background_written, "byte",
+                "DRAM bytes the GPU writes of its own accord during the kernel (hbm.background_*)");
   r.add_counter("gpu.dram.activates", &c.memory.dram.activates, "", "row activations");
   r.add_counter("gpu.dram.row_hits", &c.memory.dram.row_hits, "", "requests that hit an open row");
   r.add_counter("gpu.dram.row_conflicts", &c.memory.dram.row_conflicts, "",
@@ -257,10 +267,14 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                   return 100.0 * f.ratio(f.value("gpu.l2.sectors_hit"),
                                          f.value("gpu.l2.sectors_hit") + f.value("gpu.l2.sectors_miss"));
                 });
-  r.add_formula("dram__bytes_read.sum", "byte", "DRAM bytes read",
-                [](const FormulaContext& f) { return f.value("gpu.dram.bytes_read"); });
+  // As ncu counts them: the kernel's traffic and the GPU's own over the kernel's time.
+  r.add_formula("dram__bytes_read.sum", "byte", "DRAM bytes read", [](const FormulaContext& f) {
+    return f.value("gpu.dram.bytes_read") + f.value("gpu.dram.background_bytes_read");
+  });
   r.add_formula("dram__bytes_write.sum", "byte", "DRAM bytes written",
-                [](const FormulaContext& f) { return f.value("gpu.dram.bytes_written"); });
+                [](const FormulaContext& f) {
+                  return f.value("gpu.dram.bytes_written") + f.value("gpu.dram.background_bytes_written");
+                });
   r.add_aggregate("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "", "shared load wavefronts",
                   Aggregate::kSum, "gpu.sm[*].shared.ld_wavefronts");
   r.add_aggregate("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "",

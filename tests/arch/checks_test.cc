@@ -179,6 +179,18 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
                                     "when l2.die_scope is \"per_die\"")));
   EXPECT_THAT(h200_violations({"hbm.channels=97"}),
               ElementsAre(HasSubstr("hbm.channels = 97 must divide evenly among hbm.stacks = 6")));
+  EXPECT_THAT(h200_violations({"hbm.background_seconds=0.01,0.05", "hbm.background_read_bytes=1",
+                               "hbm.background_write_bytes=0,0"}),
+              ElementsAre(HasSubstr("must have one length (2, 1, 2 values)")));
+  EXPECT_THAT(h200_violations({"hbm.background_seconds=0.05,0.01", "hbm.background_read_bytes=1,2",
+                               "hbm.background_write_bytes=0,0"}),
+              ElementsAre(HasSubstr("hbm.background_seconds must increase: value 2")));
+  EXPECT_THAT(h200_violations({"hbm.background_seconds=0,0.01", "hbm.background_read_bytes=1,2",
+                               "hbm.background_write_bytes=0,0"}),
+              ElementsAre(HasSubstr("hbm.background_seconds = 0 must be positive")));
+  EXPECT_TRUE(h200_violations({"hbm.background_seconds=0.01,0.05", "hbm.background_read_bytes=0,2",
+                               "hbm.background_write_bytes=0,0"})
+                  .empty());
   EXPECT_THAT(violations("mi300x", {"memory_side_cache.size_bytes=1000"}),
               ElementsAre(HasSubstr("memory_side_cache.size_bytes = 1000 is not a whole number "
                                     "of sets")));

@@ -37,8 +37,10 @@ TEST(ArchDiff, ScalarsThatDiffer) {
   EXPECT_THAT(rows, Contains(Row("l2.partial_lines", "64000", "76800")));
   EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "launch.cta_sm_order")));
   EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "l2.request_coalescer_sm_sources")));
-  EXPECT_EQ(rows.size(), 39u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
-                                // 1 L2 partial lines, 4 SM tables measured on the H200
+  EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "hbm.background_read_bytes")));
+  EXPECT_EQ(rows.size(), 42u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
+                                // 1 L2 partial lines, 4 SM tables and 3 background lists
+                                // measured on the H200
 }
 
 TEST(ArchDiff, OverridesShowUp) {

@@ -27,7 +27,10 @@ TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
              source = dir / "source.csv";
   const auto r = run_cli({"run", "--arch", "h200", "--workload", "copy", "--param", "n=4096",
                           "--json", json.string(), "--csv", csv.string(), "--timeline",
-                          timeline.string(), "--source", source.string(), "--quiet"});
+                          timeline.string(), "--source", source.string(), "--quiet",
+                          // the kernel's own DRAM bytes alone, without the GPU's background
+                          "--set", "hbm.background_seconds=[]", "--set",
+                          "hbm.background_read_bytes=[]", "--set", "hbm.background_write_bytes=[]"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Elapsed Cycles"), std::string::npos) << r.out;
   google::protobuf::Struct doc;

@@ -4,6 +4,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "arch/error.h"
@@ -154,10 +155,27 @@ TEST(GpuSimulate, CopyCountsAreExact) {
   EXPECT_EQ(metric(r, "launch__grid_size"), 16);
   EXPECT_EQ(metric(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 128);  // one per warp
   EXPECT_EQ(metric(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 512);   // 16 KB / 32 B
-  EXPECT_EQ(metric(r, "dram__bytes_read.sum"), 16384);  // cold caches: every byte once
+  EXPECT_EQ(metric(r, "gpu.dram.bytes_read"), 16384);  // cold caches: every byte once
   EXPECT_EQ(metric(r, "smsp__thread_inst_executed_per_inst_executed.ratio"), 32);
   EXPECT_GT(metric(r, "gpc__cycles_elapsed.max"), 300);  // at least one trip to DRAM and back
   EXPECT_GT(metric(r, "smsp__inst_executed.sum"), 128 * 5);
+}
+
+// ncu's DRAM counters add the GPU's own traffic over the kernel's simulated time to the kernel's.
+TEST(GpuSimulate, DramCountersAddTheGpusOwnTrafficOverTheKernelsTime) {
+  GpuConfig config = h200();
+  config.dram_background = mem::DramBackground({{1e-3, 1e6, 2e6}});  // 1 and 2 GB/s
+  const auto reports = run(config, "copy", {"n=4096"});
+  ASSERT_EQ(reports.size(), 1u);
+  const auto& r = reports[0];
+  const double seconds = metric(r, "gpc__cycles_elapsed.max") / (config.sm_mhz * 1e6);
+  EXPECT_EQ(metric(r, "gpu.dram.background_bytes_read"), std::llround(1e9 * seconds));
+  EXPECT_EQ(metric(r, "gpu.dram.background_bytes_written"), std::llround(2e9 * seconds));
+  EXPECT_EQ(metric(r, "dram__bytes_read.sum"), 16384 + std::llround(1e9 * seconds));
+  EXPECT_EQ(metric(r, "dram__bytes_write.sum"), metric(r, "gpu.dram.bytes_written") +
+                                                    std::llround(2e9 * seconds));
+  config.dram_background = {};
+  EXPECT_EQ(metric(run(config, "copy", {"n=4096"})[0], "dram__bytes_read.sum"), 16384);
 }
 
 // ncu's per-SM spread: 16 CTAs of 8 warps on 132 SMs leave 116 SMs idle and give 16 one CTA each.
@@ -236,13 +254,13 @@ TEST(GpuSimulate, WarmCachesCarryTheL2FromOneKernelToTheNext) {
   GpuConfig cold = h200();
   const auto c = copy_twice(cold);
   ASSERT_EQ(c.size(), 2u);
-  EXPECT_EQ(metric(c[1], "dram__bytes_read.sum"), 65536 * 4);  // cold again: every byte read
+  EXPECT_EQ(metric(c[1], "gpu.dram.bytes_read"), 65536 * 4);  // cold again: every byte read
   GpuConfig warm = cold;
   warm.warm_caches = true;
   const auto w = copy_twice(warm);
   ASSERT_EQ(w.size(), 2u);
-  EXPECT_EQ(metric(w[0], "dram__bytes_read.sum"), 65536 * 4);  // the first kernel starts empty
-  EXPECT_EQ(metric(w[1], "dram__bytes_read.sum"), 0);          // the input is still there
+  EXPECT_EQ(metric(w[0], "gpu.dram.bytes_read"), 65536 * 4);  // the first kernel starts empty
+  EXPECT_EQ(metric(w[1], "gpu.dram.bytes_read"), 0);          // the input is still there
   EXPECT_EQ(metric(w[1], "lts__t_sector_hit_rate.pct"), 100);  // and so is the output
   EXPECT_LT(metric(w[1], "gpc__cycles_elapsed.max"), metric(c[1], "gpc__cycles_elapsed.max"));
   // Carried state is deterministic across thread counts too.
