@@ -10,6 +10,7 @@
 // bandwidth it shares for well under 0.1 %) and its spread from run to run (a median, not a draw).
 #pragma once
 
+#include <utility>
 #include <vector>
 
 namespace warpsim::mem {

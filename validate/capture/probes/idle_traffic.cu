@@ -45,19 +45,19 @@ int Repeats() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<long long> kCycles = Durations();
-  const int kRepeats = Repeats();
+  const std::vector<long long> durations = Durations();
+  const int repeats = Repeats();
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
     std::printf("cycles\trepeat\n");
-    for (long long c : kCycles) {
-      for (int r = 0; r < kRepeats; ++r) std::printf("%lld\t%d\n", c, r);
+    for (long long c : durations) {
+      for (int r = 0; r < repeats; ++r) std::printf("%lld\t%d\n", c, r);
     }
     return 0;
   }
   unsigned* sink = nullptr;
   if (cudaMalloc(&sink, sizeof(unsigned)) != cudaSuccess) return 1;
-  for (long long c : kCycles) {
-    for (int r = 0; r < kRepeats; ++r) {
+  for (long long c : durations) {
+    for (int r = 0; r < repeats; ++r) {
       probe_spin<<<1, 32>>>(c, sink);
       if (cudaDeviceSynchronize() != cudaSuccess) return 1;
     }
