@@ -1,6 +1,6 @@
 // `warpsim run`: simulate a workload model or a trace file on an architecture description and
 // report every kernel with Nsight Compute's metric names: a text report on stdout, and optionally
-// JSON, long-format CSV and a Perfetto timeline.
+// JSON, long-format CSV, a Perfetto timeline, a per-PC source profile and a per-CTA log.
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -13,6 +13,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/progress.h"
 #include "sim/cli/version.h"
+#include "sim/gpu/cta_log.h"
 #include "sim/gpu/gpu.h"
 #include "sim/gpu/gpu_config.h"
 #include "sim/gpu/timeline.h"
@@ -59,13 +60,15 @@ int run_command(const Args& args, CommandIo& io) {
        "events the timeline keeps (shared evenly by the SMs; later ones are dropped)")
       ("source", po::value<std::string>(),
        "write each PC's executions and stall cycles per reason (ncu's source page) as CSV to FILE")
+      ("cta-log", po::value<std::string>(),
+       "write each CTA's SM, slot, launch and retire cycle as a tab-separated table to FILE")
       ("threads", po::value<unsigned>()->default_value(1), "simulation threads")
       ("quiet,q", po::bool_switch(), "no progress bar");
   const Usage usage{
       "warpsim run --arch <preset|file.textproto> [--set path=value ...]\n"
       "                   (--workload <name> [--param k=v ...] | --trace <file>)\n"
       "                   [--json FILE] [--csv FILE] [--timeline FILE.json [--timeline-events N]]\n"
-      "                   [--source FILE.csv] [--threads N] [--quiet]",
+      "                   [--source FILE.csv] [--cta-log FILE.tsv] [--threads N] [--quiet]",
       "Simulates a workload model or a trace on an architecture and reports Nsight Compute-named\n"
       "metrics per kernel. `warpsim workload list` names the models."};
   const auto vm = parse_args(args, options, {}, usage, io);
@@ -113,11 +116,16 @@ int run_command(const Args& args, CommandIo& io) {
   std::unique_ptr<gpu::SourceProfile> source_profile;
   if (source_file) source_profile = std::make_unique<gpu::SourceProfile>(config.sms);
 
+  auto cta_log_file = open_output(*vm, "cta-log");
+  std::unique_ptr<gpu::CtaLog> cta_log;
+  if (cta_log_file) cta_log = std::make_unique<gpu::CtaLog>(config.sms);
+
   ProgressBar bar(io.err, io.err_is_terminal && !vm->at("quiet").as<bool>());
   gpu::SimulationOptions sim;
   sim.threads = threads;
   sim.timeline = timeline.get();
   sim.source_profile = source_profile.get();
+  sim.cta_log = cta_log.get();
   ProgressState state;
   state.kernels_total = 1;
   sim.progress = [&](const gpu::RunProgress& p) {
@@ -154,6 +162,7 @@ int run_command(const Args& args, CommandIo& io) {
   if (json) stats::write_json(report, *json);
   if (csv) stats::write_csv(report, *csv);
   if (source_profile) source_profile->write_csv(*source_file);
+  if (cta_log) cta_log->write_tsv(*cta_log_file);
   if (timeline) {
     timeline->write(*timeline_file);
     if (timeline->dropped() > 0) {

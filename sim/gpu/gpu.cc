@@ -86,17 +86,22 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
     pipelines.back()->begin_kernel(layout);
     sms[i]->set_memory_pipeline(*pipelines.back());
   }
+  // Each SM's observers (timeline, source profile, CTA log), chained in pairs when several.
   std::vector<std::unique_ptr<core::ObserverPair>> pairs;
   for (int i = 0; i < config.sms; ++i) {
-    core::Observer* t = options.timeline != nullptr ? &options.timeline->observer(i) : nullptr;
-    core::Observer* p =
-        options.source_profile != nullptr ? &options.source_profile->observer(i) : nullptr;
-    if (t != nullptr && p != nullptr) {
-      pairs.push_back(std::make_unique<core::ObserverPair>(*t, *p));
-      sms[i]->set_observer(pairs.back().get());
-    } else if (t != nullptr || p != nullptr) {
-      sms[i]->set_observer(t != nullptr ? t : p);
+    core::Observer* chain = nullptr;
+    for (core::Observer* o :
+         {options.cta_log != nullptr ? &options.cta_log->observer(i) : nullptr,
+          options.source_profile != nullptr ? &options.source_profile->observer(i) : nullptr,
+          options.timeline != nullptr ? &options.timeline->observer(i) : nullptr}) {
+      if (o == nullptr) continue;
+      if (chain != nullptr) {
+        pairs.push_back(std::make_unique<core::ObserverPair>(*o, *chain));
+        o = pairs.back().get();
+      }
+      chain = o;
     }
+    if (chain != nullptr) sms[i]->set_observer(chain);
   }
   if (options.timeline != nullptr) {
     options.timeline->start_kernel(info.name, info.opcodes, start_cycle);
@@ -104,6 +109,7 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
   if (options.source_profile != nullptr) {
     options.source_profile->start_kernel(info.name, info.opcodes);
   }
+  if (options.cta_log != nullptr) options.cta_log->start_kernel(info.name);
 
   OneKernel one(info, source);
   core::DispatcherConfig dispatch = config.dispatch;
@@ -137,6 +143,7 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
                         " of " + std::to_string(info.cta_count()) + ")");
   }
   if (options.source_profile != nullptr) options.source_profile->end_kernel();
+  if (options.cta_log != nullptr) options.cta_log->end_kernel();
   stats::KernelReport report =
       kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory);
   if (config.warm_caches) cache_state = memory.take_cache_state();

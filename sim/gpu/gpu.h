@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/gpu/gpu_config.h"
+#include "sim/gpu/cta_log.h"
 #include "sim/gpu/source_profile.h"
 #include "sim/gpu/timeline.h"
 #include "sim/stats/report.h"
@@ -41,6 +42,7 @@ struct SimulationOptions {
   std::uint64_t watchdog_cycles = 50'000'000;
   Timeline* timeline = nullptr;                        ///< Records events when set.
   SourceProfile* source_profile = nullptr;  ///< Records each PC's issues and stalls when set.
+  CtaLog* cta_log = nullptr;  ///< Records each CTA's SM, launch and retirement when set.
   std::function<void(const RunProgress&)> progress{};  ///< Called every progress_cycles.
   std::uint64_t progress_cycles = 2'000'000;
   /// Instructions of a warp generated at a time where the source can stream warps (workload

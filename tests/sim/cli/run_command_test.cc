@@ -2,6 +2,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,10 +25,11 @@ TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
   const auto dir = std::filesystem::temp_directory_path() / "warpsim_run_test";
   std::filesystem::create_directories(dir);
   const auto json = dir / "out.json", csv = dir / "out.csv", timeline = dir / "timeline.json",
-             source = dir / "source.csv";
+             source = dir / "source.csv", ctas = dir / "ctas.tsv";
   const auto r = run_cli({"run", "--arch", "h200", "--workload", "copy", "--param", "n=4096",
                           "--json", json.string(), "--csv", csv.string(), "--timeline",
-                          timeline.string(), "--source", source.string(), "--quiet",
+                          timeline.string(), "--source", source.string(), "--cta-log",
+                          ctas.string(), "--quiet",
                           // the kernel's own DRAM bytes alone, without the GPU's background
                           "--set", "hbm.background_seconds=[]", "--set",
                           "hbm.background_read_bytes=[]", "--set", "hbm.background_write_bytes=[]"});
@@ -48,6 +50,17 @@ TEST(CliRun, SimulatesAWorkloadAndWritesEveryFormat) {
   const std::string by_pc = read(source);
   EXPECT_EQ(by_pc.rfind("kernel,pc,opcode,executions,stall_selected,", 0), 0u) << by_pc;
   EXPECT_NE(by_pc.find(",LDG.E.CONSTANT,128,128,"), std::string::npos) << by_pc;
+  // The CTA log, recorded with both: a header and one row of 8 fields per CTA of the grid.
+  std::istringstream log(read(ctas));
+  std::string line;
+  ASSERT_TRUE(std::getline(log, line));
+  EXPECT_EQ(line, "kernel\tcta_x\tcta_y\tcta_z\tsm\tslot\tlaunch_cycle\tretire_cycle");
+  int rows = 0;
+  while (std::getline(log, line)) {
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\t'), 7) << line;
+  }
+  EXPECT_EQ(rows, kernel.at("metrics").struct_value().fields().at("launch__grid_size").number_value());
 }
 
 TEST(CliRun, ATimelineBeyondItsEventBudgetKeepsTheFirstAndSaysSo) {

@@ -6,7 +6,8 @@
 // stores, straight to memory so that no register stays live across the body (the twin uses 40).
 // Three launches after a warm-up, no profiler; the plain twin kernel is timed with events beside
 // it. Prints one row per warp: launch, cta, warp, sm, start_ns, end_ns (from the launch's first
-// start), then a comment line per launch with the event times.
+// start), warp_slot (%warpid: the warp's slot on its SM), then a comment line per launch with the
+// event times.
 //   nvcc -O3 -arch=sm_90 -o gemm_ctas gemm_ctas.cu && ./gemm_ctas | gzip > gemm_ctas.tsv.gz
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -33,9 +34,10 @@ __global__ void __launch_bounds__(128, 12)
   const int cta = blockIdx.y * gridDim.x + blockIdx.x;
   const int slot = cta * 4 + threadIdx.x / 32;
   if (threadIdx.x % 32 == 0) {
-    unsigned s;
+    unsigned s, w;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    sm[slot] = s;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+    sm[slot] = s | w << 16;
     times[2 * slot] = global_ns();
   }
   twins::gemm_mma_tile<false>(a, b, c, n, k);
@@ -76,7 +78,7 @@ int main() {
     std::fprintf(stderr, "gemm_ctas: warm-up failed\n");
     return 1;
   }
-  std::printf("launch\tcta\twarp\tsm\tstart_ns\tend_ns\n");
+  std::printf("launch\tcta\twarp\tsm\tstart_ns\tend_ns\twarp_slot\n");
   std::vector<unsigned long long> t(kCtas * 4 * 2);
   std::vector<unsigned> s(kCtas * 4);
   for (int launch = 0; launch < 3; ++launch) {
@@ -100,8 +102,8 @@ int main() {
     unsigned long long first = t[0];
     for (size_t i = 0; i < t.size(); i += 2) first = t[i] < first ? t[i] : first;
     for (int w = 0; w < kCtas * 4; ++w) {
-      std::printf("%d\t%d\t%d\t%u\t%llu\t%llu\n", launch, w / 4, w % 4, s[w], t[2 * w] - first,
-                  t[2 * w + 1] - first);
+      std::printf("%d\t%d\t%d\t%u\t%llu\t%llu\t%u\n", launch, w / 4, w % 4, s[w] & 0xffff,
+                  t[2 * w] - first, t[2 * w + 1] - first, s[w] >> 16);
     }
     std::printf("# launch %d: plain kernel %.1f us, timed kernel %.1f us (events)\n", launch,
                 plain_ms * 1000.0f, timed_ms * 1000.0f);
