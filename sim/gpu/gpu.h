@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/gpu/gpu_config.h"
 #include "sim/gpu/cta_log.h"
+#include "sim/gpu/gpu_config.h"
 #include "sim/gpu/source_profile.h"
 #include "sim/gpu/timeline.h"
 #include "sim/stats/report.h"
