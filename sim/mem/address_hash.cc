@@ -67,16 +67,19 @@ class XorFoldHash final : public AddressHash {
 // ceil(log2(slices)), i.e. its CRC, and a fold at or above the slice count sent as xor_fold_even
 // sends it. Any 2^degree consecutive-bit window of the index maps one to one, as with xor_fold, but
 // no two index bits share a column below bit 2^degree - 1, so strides such as 129 or 258 lines
-// (xor_fold's bits i and i + degree cancel) spread like any other.
+// (xor_fold's bits i and i + degree cancel) spread like any other. "crc_block": the same folds,
+// but those at or above the slice count in one aligned run of 2^degree lines (each fold value
+// once per run) go to consecutive slices from an offset drawn per run.
 class CrcFoldHash final : public AddressHash {
  public:
-  explicit CrcFoldHash(const AddressHashConfig& config)
-      : AddressHash(config), slices_(config.slices) {
+  CrcFoldHash(const AddressHashConfig& config, bool block_offset)
+      : AddressHash(config), slices_(config.slices), block_offset_(block_offset) {
     const int degree = std::max(1, static_cast<int>(std::bit_width(config.slices - 1)));
     if (degree >= static_cast<int>(kPrimitive.size())) {
       throw InputError("l2.slices: the crc_even hash takes at most 65536 slices, got " +
                        std::to_string(config.slices));
     }
+    degree_ = degree;
     const std::uint32_t poly = kPrimitive[degree];
     // table_[b][v]: byte v at byte position b, i.e. v * x^(8b), reduced modulo poly.
     for (int b = 0; b < 8; ++b) {
@@ -95,7 +98,9 @@ class CrcFoldHash final : public AddressHash {
     std::uint32_t folded = 0;
     for (int b = 0; b < 8; ++b) folded ^= table_[b][(line_index >> (8 * b)) & 0xff];
     if (folded < slices_) return folded;
-    return static_cast<std::uint32_t>(spread_mix(line_index) % slices_);
+    if (!block_offset_) return static_cast<std::uint32_t>(spread_mix(line_index) % slices_);
+    const std::uint64_t block = line_index >> degree_;
+    return static_cast<std::uint32_t>((folded - slices_ + spread_mix(block + 1)) % slices_);
   }
 
  private:
@@ -107,6 +112,8 @@ class CrcFoldHash final : public AddressHash {
       0x0,    0x3,    0x7,    0xB,    0x13,   0x25,   0x43,   0x91,   0x11D,
       0x211,  0x409,  0x805,  0x1053, 0x201B, 0x4443, 0x8003, 0x1100B};
   std::uint32_t slices_;
+  bool block_offset_;
+  int degree_ = 1;
   std::array<std::array<std::uint32_t, 256>, 8> table_{};
 };
 
@@ -159,7 +166,10 @@ PolicyRegistry<AddressHash, const AddressHashConfig&>& address_hash_registry() {
           [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c, false); });
     r.add("xor_fold_even",
           [](const AddressHashConfig& c) { return std::make_unique<XorFoldHash>(c, true); });
-    r.add("crc_even", [](const AddressHashConfig& c) { return std::make_unique<CrcFoldHash>(c); });
+    r.add("crc_even",
+          [](const AddressHashConfig& c) { return std::make_unique<CrcFoldHash>(c, false); });
+    r.add("crc_block",
+          [](const AddressHashConfig& c) { return std::make_unique<CrcFoldHash>(c, true); });
     r.add("rotated", [](const AddressHashConfig& c) { return std::make_unique<RotatedHash>(c); });
     return r;
   }();

@@ -21,6 +21,12 @@
 //                pitch padded by one line) spreads: a warp's 32 stores 129 lines apart reach 14
 //                of 96 slices on average over starting lines under xor_fold (1 at worst), 29
 //                under crc_even (24 at worst).
+//   "crc_block" - crc_even, but the folds at or above the slice count of one aligned run of
+//                2^degree lines go to consecutive slices from an offset drawn per run (a mix of
+//                the run's index), so a run's lines load every slice within one line of each
+//                other and a contiguous range's slices lie closer than when every such line draws
+//                its own slice (24 MB over 96 slices: 74 lines between the most and the least
+//                loaded against 96; the GH100 presets use this one, their descriptions say why).
 //   "rotated"  - slice = (line index + h(line index / slices)) mod slices, h a murmur3-style
 //                mix: every aligned run of `slices` consecutive lines visits every slice once
 //                for any slice count (xor_fold over 120 slices loads slices 0-7 twice), so a

@@ -119,6 +119,36 @@ TEST(MemAddressHash, CrcEvenSpreadsAPaddedRowPitch) {
   EXPECT_EQ(crc16->locate(0x10 * 128).slice, 3u);
 }
 
+TEST(MemAddressHash, CrcBlockPlacesABlocksLeftoverFoldsOnDistinctSlices) {
+  const AddressHashConfig h200{.slices = 96, .partitions = 2, .sms = 132};
+  const auto block = make_address_hash("crc_block", h200);
+  const auto crc = make_address_hash("crc_even", h200);
+  const auto spread = [](const AddressHash& h, std::uint64_t lines) {
+    std::vector<std::uint64_t> per_slice(96, 0);
+    for (std::uint64_t l = 0; l < lines; ++l) ++per_slice[h.locate(l * 128).slice];
+    const auto [lo, hi] = std::minmax_element(per_slice.begin(), per_slice.end());
+    return *hi - *lo;
+  };
+  for (std::uint64_t b = 0; b < 64; ++b) {
+    // Every aligned run of 128 lines: each slice once from the folds below 96, and the 32 folds
+    // above them on 32 distinct slices, one run of consecutive slices from an offset drawn per run.
+    std::vector<int> per_slice(96, 0);
+    int moved = 0;
+    for (std::uint64_t l = b * 128; l < (b + 1) * 128; ++l) {
+      const std::uint32_t slice = block->locate(l * 128).slice;
+      ++per_slice[slice];
+      if (slice != crc->locate(l * 128).slice) ++moved;
+    }
+    EXPECT_EQ(std::count(per_slice.begin(), per_slice.end(), 2), 32) << b;
+    EXPECT_EQ(std::count(per_slice.begin(), per_slice.end(), 1), 64) << b;
+    EXPECT_LE(moved, 32) << b;
+  }
+  // Over 24 MB (2048 lines a slice) the slices' loads lie closer than with a slice drawn per
+  // leftover line: most to least loaded 74 lines apart against 96.
+  EXPECT_EQ(spread(*block, 196'608), 74u);
+  EXPECT_EQ(spread(*crc, 196'608), 96u);
+}
+
 TEST(MemAddressHash, SmsSplitIntoHalvesByIndex) {
   const auto hash = make_address_hash("modulo", {.slices = 4, .partitions = 2, .sms = 5});
   EXPECT_EQ(hash->sm_partition(0), 0u);
@@ -173,7 +203,8 @@ TEST(MemAddressHash, UnknownNameListsTheKnownOnes) {
     FAIL() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "arch.l2.hash: unknown address hash 'crc'; expected one of: crc_even, modulo, "
+              "arch.l2.hash: unknown address hash 'crc'; expected one of: crc_block, crc_even, "
+              "modulo, "
               "rotated, xor_fold, xor_fold_even");
   }
 }
