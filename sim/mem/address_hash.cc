@@ -76,8 +76,9 @@ class CrcFoldHash final : public AddressHash {
       : AddressHash(config), slices_(config.slices), block_offset_(block_offset) {
     const int degree = std::max(1, static_cast<int>(std::bit_width(config.slices - 1)));
     if (degree >= static_cast<int>(kPrimitive.size())) {
-      throw InputError("l2.slices: the crc_even hash takes at most 65536 slices, got " +
-                       std::to_string(config.slices));
+      throw InputError(
+          "l2.slices: the crc_even and crc_block hashes take at most 65536 slices, got " +
+          std::to_string(config.slices));
     }
     degree_ = degree;
     const std::uint32_t poly = kPrimitive[degree];
