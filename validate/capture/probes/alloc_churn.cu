@@ -44,7 +44,7 @@ std::vector<void*> churn(std::mt19937_64& rng, size_t total) {
 // Chases n chunks held by `parts` separate allocations (sizes as even as whole chunks allow),
 // the chain's line indices counted from the lowest of them.
 bool chase_split(const cudaDeviceProp& prop, size_t n, size_t parts, const char* name, int seed,
-                 unsigned* sweeper, size_t sweep_bytes, unsigned long long* out, unsigned* sink) {
+                 const Scratch& scratch) {
   std::vector<unsigned*> bufs;
   std::vector<size_t> sizes;
   for (size_t p = 0; p < parts; ++p) {
@@ -71,7 +71,7 @@ bool chase_split(const cudaDeviceProp& prop, size_t n, size_t parts, const char*
   const bool fits =
       *std::max_element(chunks.begin(), chunks.end()) < (size_t{1} << 32) / kLinesPerChunk;
   const bool ok = !aligned || !fits ||
-                  chase_and_print(prop, base, chunks, name, seed, sweeper, sweep_bytes, out, sink);
+                  chase_and_print(prop, base, chunks, name, seed, scratch);
   if (!aligned || !fits) std::printf("# %s %d: buffers not 2 MB apart or too far apart\n", name, seed);
   for (unsigned* b : bufs) cudaFree(b);
   return ok;
@@ -83,15 +83,8 @@ int main() {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 1;
   const size_t l2 = static_cast<size_t>(prop.l2CacheSize);
-  unsigned* sweeper = nullptr;
-  unsigned long long* out = nullptr;
-  unsigned* sink = nullptr;
-  const size_t sweep_bytes = size_t{512} << 20;
-  if (cudaMalloc(&sweeper, sweep_bytes) != cudaSuccess ||
-      cudaMalloc(&out, (2 + kBins) * sizeof(unsigned long long)) != cudaSuccess ||
-      cudaMalloc(&sink, sizeof(unsigned)) != cudaSuccess)
-    return 1;
-  cudaMemset(sweeper, 0, sweep_bytes);
+  Scratch scratch;
+  if (!scratch.allocate()) return 1;
   std::printf("gpu\tl2_bytes\tselection\tparam\tmb\tchunks\tmean_cycles\ttimed_hops\thistogram\n");
   const double fractions[] = {0.60, 0.75, 0.85};
   std::vector<size_t> counts;
@@ -102,7 +95,7 @@ int main() {
     for (size_t i = 0; i < n; ++i) chunks[i] = i;
     unsigned* buf = nullptr;
     if (cudaMalloc(&buf, n * kChunkBytes) != cudaSuccess) return 1;
-    if (!chase_and_print(prop, buf, chunks, "fresh", 0, sweeper, sweep_bytes, out, sink)) return 1;
+    if (!chase_and_print(prop, buf, chunks, "fresh", 0, scratch)) return 1;
     cudaFree(buf);
   }
   for (int seed = 1; seed <= 4; ++seed) {
@@ -113,7 +106,7 @@ int main() {
       for (size_t i = 0; i < n; ++i) chunks[i] = i;
       unsigned* buf = nullptr;
       if (cudaMalloc(&buf, n * kChunkBytes) != cudaSuccess) return 1;
-      if (!chase_and_print(prop, buf, chunks, "churn", seed, sweeper, sweep_bytes, out, sink))
+      if (!chase_and_print(prop, buf, chunks, "churn", seed, scratch))
         return 1;
       cudaFree(buf);
       for (void* p : kept) cudaFree(p);
@@ -126,7 +119,7 @@ int main() {
         std::vector<void*> kept;
         if (seed > 0) kept = churn(rng, size_t{8} << 30);
         if (!chase_split(prop, n, parts == 0 ? n : parts, parts == 0 ? "split1" : "split3", seed,
-                         sweeper, sweep_bytes, out, sink))
+                         scratch))
           return 1;
         for (void* p : kept) cudaFree(p);
       }

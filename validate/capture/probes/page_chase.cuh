@@ -88,25 +88,42 @@ inline unsigned write_chain(unsigned* pool, const std::vector<size_t>& chunks,
 }
 
 
+// The device buffers every chase uses besides its own: the sweep's buffer, the chase's results and
+// the sink that keeps both kernels' loads.
+struct Scratch {
+  static constexpr size_t kSweepBytes = size_t{512} << 20;
+  unsigned* sweeper = nullptr;
+  unsigned long long* out = nullptr;
+  unsigned* sink = nullptr;
+
+  // False if CUDA failed.
+  bool allocate() {
+    if (cudaMalloc(&sweeper, kSweepBytes) != cudaSuccess ||
+        cudaMalloc(&out, (2 + kBins) * sizeof(unsigned long long)) != cudaSuccess ||
+        cudaMalloc(&sink, sizeof(unsigned)) != cudaSuccess)
+      return false;
+    return cudaMemset(sweeper, 0, kSweepBytes) == cudaSuccess;
+  }
+};
+
 // Writes the chain over `chunks` of `pool`, clears the L2, chases, and prints one row: gpu,
 // l2_bytes, selection, param, footprint MB, chunks, mean cycles per timed hop, timed hops,
 // histogram (bin:count pairs). False if CUDA failed.
 inline bool chase_and_print(const cudaDeviceProp& prop, unsigned* pool,
                             const std::vector<size_t>& chunks, const char* selection, int param,
-                            unsigned* sweeper, size_t sweep_bytes, unsigned long long* out,
-                            unsigned* sink) {
+                            const Scratch& scratch) {
   std::mt19937_64 rng(42);
   const unsigned start = write_chain(pool, chunks, rng);
   const long long lines = static_cast<long long>(chunks.size() * kLinesPerChunk);
-  sweep<<<264, 512>>>(sweeper, sweep_bytes / sizeof(unsigned), sink);
-  probe_chase<<<1, 1>>>(pool, start, 2 * lines, 2 * lines, out);
+  sweep<<<264, 512>>>(scratch.sweeper, Scratch::kSweepBytes / sizeof(unsigned), scratch.sink);
+  probe_chase<<<1, 1>>>(pool, start, 2 * lines, 2 * lines, scratch.out);
   const cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::fprintf(stderr, "%s %d: %s\n", selection, param, cudaGetErrorString(e));
     return false;
   }
   unsigned long long host[2 + kBins];
-  cudaMemcpy(host, out, sizeof(host), cudaMemcpyDeviceToHost);
+  cudaMemcpy(host, scratch.out, sizeof(host), cudaMemcpyDeviceToHost);
   std::printf("%s\t%d\t%s\t%d\t%.0f\t%zu\t%.1f\t%lld\t", prop.name, prop.l2CacheSize, selection,
               param, static_cast<double>(chunks.size() * kChunkBytes) / (1 << 20), chunks.size(),
               static_cast<double>(host[0]) / (2 * lines), 2 * lines);

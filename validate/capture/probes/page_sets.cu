@@ -38,16 +38,8 @@ int main() {
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 1;
   const size_t l2 = static_cast<size_t>(prop.l2CacheSize);
   unsigned* pool = nullptr;
-  unsigned* sweeper = nullptr;
-  unsigned long long* out = nullptr;
-  unsigned* sink = nullptr;
-  const size_t sweep_bytes = size_t{512} << 20;
-  if (cudaMalloc(&pool, kPoolChunks * kChunkBytes) != cudaSuccess ||
-      cudaMalloc(&sweeper, sweep_bytes) != cudaSuccess ||
-      cudaMalloc(&out, (2 + kBins) * sizeof(unsigned long long)) != cudaSuccess ||
-      cudaMalloc(&sink, sizeof(unsigned)) != cudaSuccess)
-    return 1;
-  cudaMemset(sweeper, 0, sweep_bytes);
+  Scratch scratch;
+  if (cudaMalloc(&pool, kPoolChunks * kChunkBytes) != cudaSuccess || !scratch.allocate()) return 1;
   std::printf("gpu\tl2_bytes\tselection\tparam\tmb\tchunks\tmean_cycles\ttimed_hops\thistogram\n");
   const double fractions[] = {0.60, 0.75, 0.85, 0.95};
   for (double f : fractions) {
@@ -75,8 +67,7 @@ int main() {
       sels.push_back(s);
     }
     for (const Selection& s : sels)
-      if (!chase_and_print(prop, pool, s.chunks, s.name.c_str(), s.param, sweeper, sweep_bytes,
-                           out, sink))
+      if (!chase_and_print(prop, pool, s.chunks, s.name.c_str(), s.param, scratch))
         return 1;
   }
   return 0;
