@@ -15,8 +15,9 @@ struct Registered {
   Factory make;
 };
 
-constexpr std::array<Registered, 3> kPolicies = {{
+constexpr std::array<Registered, 4> kPolicies = {{
     {"gto", &make_gto_scheduler},
+    {"gto_drawn", &make_gto_drawn_scheduler},
     {"lrr", &make_lrr_scheduler},
     {"two_level", &make_two_level_scheduler},
 }};

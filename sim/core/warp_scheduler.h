@@ -1,6 +1,12 @@
 // Warp-scheduler policies of one SM sub-partition, chosen by name through a registry:
 //   "gto"       greedy-then-oldest (default): keep issuing the warp issued last while it is
 //               eligible, otherwise the oldest eligible warp (launch order);
+//   "gto_drawn" greedy-then-oldest with the order drawn: each warp, as it becomes resident, draws
+//               a priority from its SMSP's seeded stream (seed()), and the eligible warp of the
+//               highest priority issues when the greedy one cannot. A CTA's place among its SM's
+//               CTAs then does not set how fast its warps run: on the GPU a GEMM CTA's slot
+//               explains 7 % of the variance of its lifetime, under launch order nearly all of it
+//               (validate/README.md, twenty-third and twenty-fifth rounds);
 //   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
 //               order, wrapping around;
 //   "two_level" two-level (Narasiman et al., MICRO 2011): an active set of N warps issues in
@@ -41,6 +47,8 @@ class WarpScheduler {
   virtual void issued(int slot) = 0;
   /// The warp in `slot` stalled on a long-latency (L1TEX) dependency.
   virtual void long_stall(int slot) { (void)slot; }
+  /// Seeds the policy's draws (gto_drawn), so that a run is the same on any thread count.
+  virtual void seed(std::uint64_t seed) { (void)seed; }
   /// The warps the policy may issue from now (the two-level active set; all others: every
   /// resident warp).
   virtual WarpMask issuable() const = 0;
@@ -55,6 +63,7 @@ std::vector<std::string> warp_scheduler_names();
 
 /// Factories of the built-in policies (one per .cc file).
 std::unique_ptr<WarpScheduler> make_gto_scheduler(const SmConfig& config);
+std::unique_ptr<WarpScheduler> make_gto_drawn_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_lrr_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_two_level_scheduler(const SmConfig& config);
 

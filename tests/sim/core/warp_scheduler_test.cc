@@ -46,12 +46,14 @@ TEST_P(CoreScheduler, IssuesInTheDocumentedOrder) {
 INSTANTIATE_TEST_SUITE_P(
     Policies, CoreScheduler,
     ::testing::Values(PolicyCase{"gto", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
+                      // SM 0's SMSP 0 draws from SplitMix64(0): warps 2, 1, 0, 3 in that order.
+                      PolicyCase{"gto_drawn", {2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 3, 3, 3, 3}},
                       PolicyCase{"lrr", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
                       PolicyCase{"two_level", {0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3}}),
     [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.policy; });
 
 TEST(CoreSchedulerRegistry, ListsThePolicies) {
-  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"gto", "lrr", "two_level"}));
+  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"gto", "gto_drawn", "lrr", "two_level"}));
 }
 
 TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
@@ -63,7 +65,7 @@ TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "SM config: field 'sm.scheduler' names an unknown warp-scheduler policy "
-              "'oldest_first' (known: gto, lrr, two_level)");
+              "'oldest_first' (known: gto, gto_drawn, lrr, two_level)");
   }
 }
 
@@ -78,6 +80,38 @@ TEST(CoreSchedulerRegistry, GtoFallsBackToTheOldest) {
   EXPECT_EQ(gto->pick((1u << 2) | (1u << 9) | (1u << 5)), 9);  // greedy
   gto->remove_warp(9);
   EXPECT_EQ(gto->pick((1u << 2) | (1u << 5)), 5);
+}
+
+TEST(CoreSchedulerRegistry, GtoDrawnRanksWarpsByTheirSeededDraws) {
+  SmConfig config;
+  config.scheduler = "gto_drawn";
+  // The order a seed gives: warps ranked by their draws, lowest first, in arrival order.
+  auto order_for = [&](std::uint64_t seed) {
+    auto drawn = make_warp_scheduler(config);
+    drawn->seed(seed);
+    for (int s : {3, 8, 12, 20}) drawn->add_warp(s);
+    std::vector<int> order;
+    WarpMask left = (1u << 3) | (1u << 8) | (1u << 12) | (1u << 20);
+    while (left != 0) {
+      const int slot = drawn->pick(left);
+      order.push_back(slot);
+      left &= ~(WarpMask{1} << slot);
+    }
+    return order;
+  };
+  // SplitMix64(42)'s first four draws rank the second arrival first, then the third, fourth and
+  // first; SplitMix64(7)'s the second, first, fourth and third.
+  EXPECT_EQ(order_for(42), (std::vector<int>{8, 12, 20, 3}));
+  EXPECT_EQ(order_for(7), (std::vector<int>{8, 3, 20, 12}));
+  EXPECT_EQ(order_for(42), order_for(42));
+  // Greedy as gto: the warp issued last keeps issuing while eligible.
+  auto drawn = make_warp_scheduler(config);
+  drawn->seed(42);
+  for (int s : {3, 8, 12, 20}) drawn->add_warp(s);
+  drawn->issued(20);
+  EXPECT_EQ(drawn->pick((1u << 3) | (1u << 8) | (1u << 20)), 20);
+  drawn->remove_warp(8);
+  EXPECT_EQ(drawn->pick((1u << 3) | (1u << 12)), 12);
 }
 
 TEST(CoreSchedulerRegistry, LrrWrapsAround) {
