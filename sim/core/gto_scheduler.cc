@@ -1,13 +1,12 @@
 // Greedy-then-oldest: the warp issued last keeps issuing while eligible; otherwise the oldest
-// eligible warp (the one resident longest) issues. "gto_drawn" ranks the warps by a priority drawn
-// for each when it becomes resident instead of by their order of arrival.
+// eligible warp (the one resident longest) issues. "gto_drawn" ranks the warps by their CTA's drawn
+// priority first, then by arrival.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/warp_scheduler.h"
-#include "sim/mem/split_mix64.h"
 
 namespace warpsim::core {
 namespace {
@@ -22,10 +21,11 @@ class GtoScheduler final : public WarpScheduler {
       by_age_.push_back(slot);
       return;
     }
-    const std::uint64_t rank = draws_.next();
-    rank_[static_cast<std::size_t>(slot)] = rank;
+    rank_[static_cast<std::size_t>(slot)] = cta_priority_;
     by_age_.insert(std::find_if(by_age_.begin(), by_age_.end(),
-                                [&](int s) { return rank_[static_cast<std::size_t>(s)] > rank; }),
+                                [&](int s) {
+                                  return rank_[static_cast<std::size_t>(s)] > cta_priority_;
+                                }),
                    slot);
   }
   void remove_warp(int slot) override {
@@ -41,14 +41,14 @@ class GtoScheduler final : public WarpScheduler {
     return -1;
   }
   void issued(int slot) override { greedy_ = slot; }
-  void seed(std::uint64_t seed) override { draws_ = mem::SplitMix64(seed); }
+  void cta_priority(std::uint64_t priority) override { cta_priority_ = priority; }
   WarpMask issuable() const override { return resident_; }
 
  private:
   bool drawn_;
   std::vector<int> by_age_;  // resident slots, first to issue first
-  std::uint64_t rank_[kMaxWarpsPerSm] = {};  // gto_drawn: each resident slot's drawn priority
-  mem::SplitMix64 draws_{0};
+  std::uint64_t rank_[kMaxWarpsPerSm] = {};  // gto_drawn: each resident slot's CTA priority
+  std::uint64_t cta_priority_ = 0;           // gto_drawn: that of the CTA arriving
   WarpMask resident_ = 0;
   int greedy_ = -1;
 };

@@ -24,15 +24,13 @@ Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmC
       config_(config),
       id_(sm_id),
       smsps_(config.limits.sub_partitions),
+      cta_draws_(static_cast<std::uint64_t>(sm_id)),
       decoder_(&own_decoder_),
       own_decoder_(config) {
   validate_sm_config(config);
   for (int s = 0; s < smsps_; ++s) {
     units_.emplace_back(config);
     schedulers_.push_back(make_warp_scheduler(config));
-    // One stream per SMSP of the GPU, whatever thread steps it.
-    schedulers_.back()->seed(static_cast<std::uint64_t>(sm_id) * kMaxSubPartitions +
-                             static_cast<std::uint64_t>(s));
   }
   for (int c = 0; c < config.limits.max_ctas_per_sm; ++c) {
     ctas_.push_back(std::make_unique<CtaSlot>());

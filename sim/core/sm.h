@@ -48,6 +48,7 @@
 #include "sim/engine/component.h"
 #include "sim/engine/huge_page_arena.h"
 #include "sim/engine/port.h"
+#include "sim/mem/split_mix64.h"
 #include "traces/cta_trace.h"
 #include "traces/kernel_info.h"
 
@@ -212,6 +213,7 @@ class Sm final : public engine::Component, private CompletionSink {
   const SmConfig& config_;
   int id_;
   int smsps_;
+  mem::SplitMix64 cta_draws_;  // a priority per CTA launched (gto_drawn), seeded by the SM's id
   MemoryPipeline* pipeline_ = nullptr;
   engine::Cycle last_account_ = 0;
   engine::Cycle wake_hint_ = engine::kSleep;

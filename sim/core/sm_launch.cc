@@ -106,6 +106,9 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
     const int members = std::min(4, warps - static_cast<int>(g) * 4);
     c.warpgroups[g].reset(static_cast<std::uint8_t>((1u << members) - 1));
   }
+  // The CTA's drawn priority (gto_drawn), from this SM's stream: the same on any thread count.
+  const std::uint64_t priority = cta_draws_.next();
+  for (auto& scheduler : schedulers_) scheduler->cta_priority(priority);
   for (int i = 0; i < warps; ++i) {
     const int slot = std::countr_zero(free_warps_);
     free_warps_ &= ~(WarpMask{1} << slot);

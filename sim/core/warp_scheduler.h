@@ -1,11 +1,12 @@
 // Warp-scheduler policies of one SM sub-partition, chosen by name through a registry:
 //   "gto"       greedy-then-oldest (default): keep issuing the warp issued last while it is
 //               eligible, otherwise the oldest eligible warp (launch order);
-//   "gto_drawn" greedy-then-oldest with the order drawn: each warp, as it becomes resident, draws
-//               a priority from its SMSP's seeded stream (seed()), and the eligible warp of the
-//               highest priority issues when the greedy one cannot. A CTA's place among its SM's
-//               CTAs then does not set how fast its warps run: on the GPU a GEMM CTA's slot
-//               explains 7 % of the variance of its lifetime, under launch order nearly all of it
+//   "gto_drawn" greedy-then-oldest with the CTAs' order drawn: the SM draws a priority for each
+//               CTA as it becomes resident (cta_priority(), from the SM's seeded stream), and
+//               when the greedy warp cannot issue, the eligible warp of the CTA drawn first
+//               issues (the oldest among that CTA's warps). A CTA's place among its SM's CTAs
+//               then does not set how fast its warps run: on the GPU a GEMM CTA's slot explains
+//               7 % of the variance of its lifetime, under launch order nearly all of it
 //               (validate/README.md, twenty-third and twenty-fifth rounds);
 //   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
 //               order, wrapping around;
@@ -47,8 +48,9 @@ class WarpScheduler {
   virtual void issued(int slot) = 0;
   /// The warp in `slot` stalled on a long-latency (L1TEX) dependency.
   virtual void long_stall(int slot) { (void)slot; }
-  /// Seeds the policy's draws (gto_drawn), so that a run is the same on any thread count.
-  virtual void seed(std::uint64_t seed) { (void)seed; }
+  /// The warps added next belong to a CTA of drawn priority `priority` (gto_drawn issues the
+  /// lowest first; the other policies ignore it).
+  virtual void cta_priority(std::uint64_t priority) { (void)priority; }
   /// The warps the policy may issue from now (the two-level active set; all others: every
   /// resident warp).
   virtual WarpMask issuable() const = 0;

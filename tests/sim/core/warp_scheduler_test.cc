@@ -46,8 +46,8 @@ TEST_P(CoreScheduler, IssuesInTheDocumentedOrder) {
 INSTANTIATE_TEST_SUITE_P(
     Policies, CoreScheduler,
     ::testing::Values(PolicyCase{"gto", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
-                      // SM 0's SMSP 0 draws from SplitMix64(0): warps 2, 1, 0, 3 in that order.
-                      PolicyCase{"gto_drawn", {2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 3, 3, 3, 3}},
+                      // One CTA: one drawn priority, so its warps go by arrival as under gto.
+                      PolicyCase{"gto_drawn", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
                       PolicyCase{"lrr", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
                       PolicyCase{"two_level", {0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3}}),
     [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.policy; });
@@ -82,36 +82,38 @@ TEST(CoreSchedulerRegistry, GtoFallsBackToTheOldest) {
   EXPECT_EQ(gto->pick((1u << 2) | (1u << 5)), 5);
 }
 
-TEST(CoreSchedulerRegistry, GtoDrawnRanksWarpsByTheirSeededDraws) {
+TEST(CoreSchedulerRegistry, GtoDrawnRanksWarpsByTheirCtasPriority) {
   SmConfig config;
   config.scheduler = "gto_drawn";
-  // The order a seed gives: warps ranked by their draws, lowest first, in arrival order.
-  auto order_for = [&](std::uint64_t seed) {
-    auto drawn = make_warp_scheduler(config);
-    drawn->seed(seed);
-    for (int s : {3, 8, 12, 20}) drawn->add_warp(s);
-    std::vector<int> order;
-    WarpMask left = (1u << 3) | (1u << 8) | (1u << 12) | (1u << 20);
-    while (left != 0) {
-      const int slot = drawn->pick(left);
-      order.push_back(slot);
-      left &= ~(WarpMask{1} << slot);
-    }
-    return order;
-  };
-  // SplitMix64(42)'s first four draws rank the second arrival first, then the third, fourth and
-  // first; SplitMix64(7)'s the second, first, fourth and third.
-  EXPECT_EQ(order_for(42), (std::vector<int>{8, 12, 20, 3}));
-  EXPECT_EQ(order_for(7), (std::vector<int>{8, 3, 20, 12}));
-  EXPECT_EQ(order_for(42), order_for(42));
-  // Greedy as gto: the warp issued last keeps issuing while eligible.
   auto drawn = make_warp_scheduler(config);
-  drawn->seed(42);
-  for (int s : {3, 8, 12, 20}) drawn->add_warp(s);
-  drawn->issued(20);
-  EXPECT_EQ(drawn->pick((1u << 3) | (1u << 8) | (1u << 20)), 20);
-  drawn->remove_warp(8);
-  EXPECT_EQ(drawn->pick((1u << 3) | (1u << 12)), 12);
+  // Three CTAs arrive in this order with priorities 30, 10, 20: two warps each.
+  drawn->cta_priority(30);
+  drawn->add_warp(0);
+  drawn->add_warp(1);
+  drawn->cta_priority(10);
+  drawn->add_warp(2);
+  drawn->add_warp(3);
+  drawn->cta_priority(20);
+  drawn->add_warp(4);
+  drawn->add_warp(5);
+  std::vector<int> order;
+  for (WarpMask left = 0b111111; left != 0;) {
+    const int slot = drawn->pick(left);
+    order.push_back(slot);
+    left &= ~(WarpMask{1} << slot);
+  }
+  // The CTA of the lowest priority first; within a CTA, the oldest warp first.
+  EXPECT_EQ(order, (std::vector<int>{2, 3, 4, 5, 0, 1}));
+  // Greedy as gto: the warp issued last keeps issuing while eligible.
+  drawn->issued(0);
+  EXPECT_EQ(drawn->pick(0b000101), 0);
+  drawn->remove_warp(0);
+  EXPECT_EQ(drawn->pick(0b100010), 5);
+  // A CTA arriving later with an equal priority goes after the resident ones of that priority.
+  drawn->cta_priority(10);
+  drawn->add_warp(6);
+  EXPECT_EQ(drawn->pick(0b1001000), 3);
+  EXPECT_EQ(drawn->pick(0b1010000), 6);
 }
 
 TEST(CoreSchedulerRegistry, LrrWrapsAround) {

@@ -199,6 +199,21 @@ TEST(GpuSimulate, DeterministicForAnyThreadCount) {
   expect_same_metrics(a[0], d[0]);
 }
 
+// gto_drawn's CTA priorities come from each SM's own stream: the same run on any thread count,
+// and, with several CTAs an SM, not the run that launch order gives.
+TEST(GpuSimulate, DrawnCtaPrioritiesAreTheSameForAnyThreadCount) {
+  GpuConfig c = h200();
+  c.sm.scheduler = "gto_drawn";
+  const std::vector<std::string> params = {"m=512", "n=512", "k=64"};
+  const auto a = run(c, "gemm_mma_bf16", params, 1);
+  expect_same_metrics(a[0], run(c, "gemm_mma_bf16", params, 2)[0]);
+  expect_same_metrics(a[0], run(c, "gemm_mma_bf16", params, 1)[0]);
+  GpuConfig arrival = h200();
+  arrival.sm.scheduler = "gto";
+  EXPECT_NE(metric(a[0], "gpc__cycles_elapsed.max"),
+            metric(run(arrival, "gemm_mma_bf16", params, 1)[0], "gpc__cycles_elapsed.max"));
+}
+
 // Warps generated a few instructions at a time as they run (bounded memory) time exactly as
 // whole ones: divergent paths, a shared-memory reduction's barriers, and the wgmma GEMM's warpgroup
 // operations, each with pieces of 2, 5 and 512 instructions, on one thread and two.
