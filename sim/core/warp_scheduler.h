@@ -63,7 +63,7 @@ std::unique_ptr<WarpScheduler> make_warp_scheduler(const SmConfig& config);
 /// The registered policy names, sorted.
 std::vector<std::string> warp_scheduler_names();
 
-/// Factories of the built-in policies (one per .cc file).
+/// Factories of the built-in policies (gto and gto_drawn in gto_scheduler.cc, one .cc each else).
 std::unique_ptr<WarpScheduler> make_gto_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_gto_drawn_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_lrr_scheduler(const SmConfig& config);
