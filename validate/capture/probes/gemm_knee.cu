@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "../../../workloads/cuda/gemm_mma_tile.cuh"
+#include "gemm_probe.cuh"
 #include "../../../workloads/cuda/twins.cuh"
 
 namespace {
@@ -49,13 +49,6 @@ std::vector<int> ks() {
 __global__ void probe_gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n,
                            int k) {
   twins::gemm_mma_tile<false>(a, b, c, n, k);
-}
-
-__global__ void fill_bf16(__nv_bfloat16* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    p[i] = __float2bfloat16(static_cast<float>((i * 2654435761u) % 17) / 16.0f - 0.5f);
-  }
 }
 
 }  // namespace
@@ -95,8 +88,8 @@ int main(int argc, char** argv) {
       TWIN_CHECK(cudaMalloc(&a, ab * sizeof(__nv_bfloat16)));
       TWIN_CHECK(cudaMalloc(&b, ab * sizeof(__nv_bfloat16)));
       TWIN_CHECK(cudaMalloc(&c, c_bytes));
-      fill_bf16<<<1056, 256>>>(a, ab);
-      fill_bf16<<<1056, 256>>>(b, ab);
+      gemm_probe::fill_bf16<<<1056, 256>>>(a, ab);
+      gemm_probe::fill_bf16<<<1056, 256>>>(b, ab);
       TWIN_CHECK(cudaMemset(c, 0xFF, c_bytes));
       TWIN_CHECK(cudaDeviceSynchronize());
       probe_gemm<<<dim3(n / 32, n / 32), 128>>>(a, b, c, n, k);

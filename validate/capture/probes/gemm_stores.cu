@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "../../../workloads/cuda/gemm_mma_tile.cuh"
+#include "gemm_probe.cuh"
 #include "../../../workloads/cuda/twins.cuh"
 
 namespace {
@@ -65,13 +65,6 @@ __device__ void stores(float* c, int n, long long spin) {
 __global__ void probe_stores(float* c, int n, long long spin) { stores<false>(c, n, spin); }
 __global__ void probe_stores_vec(float* c, int n, long long spin) { stores<true>(c, n, spin); }
 
-__global__ void fill_bf16(__nv_bfloat16* p, size_t n) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    p[i] = __float2bfloat16(static_cast<float>((i * 2654435761u) % 17) / 16.0f - 0.5f);
-  }
-}
-
 struct Launch {
   std::string variant, kernel;
   long long param;
@@ -109,8 +102,8 @@ int main(int argc, char** argv) {
   TWIN_CHECK(cudaMalloc(&a, ab * sizeof(__nv_bfloat16)));
   TWIN_CHECK(cudaMalloc(&b, ab * sizeof(__nv_bfloat16)));
   TWIN_CHECK(cudaMalloc(&c, static_cast<size_t>(kN) * kN * sizeof(float)));
-  fill_bf16<<<1056, 256>>>(a, ab);
-  fill_bf16<<<1056, 256>>>(b, ab);
+  gemm_probe::fill_bf16<<<1056, 256>>>(a, ab);
+  gemm_probe::fill_bf16<<<1056, 256>>>(b, ab);
   TWIN_CHECK(cudaMemset(c, 0xFF, static_cast<size_t>(kN) * kN * sizeof(float)));
   TWIN_CHECK(cudaDeviceSynchronize());
   const dim3 grid(kN / 32, kN / 32);
