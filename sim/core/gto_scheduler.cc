@@ -15,12 +15,9 @@ class GtoScheduler final : public WarpScheduler {
  public:
   explicit GtoScheduler(bool drawn) : drawn_(drawn) { by_age_.reserve(kMaxWarpsPerSm); }
 
+  // Under launch order every CTA has priority 0, so a warp goes after every resident one.
   void add_warp(int slot) override {
     resident_ |= WarpMask{1} << slot;
-    if (!drawn_) {
-      by_age_.push_back(slot);
-      return;
-    }
     rank_[static_cast<std::size_t>(slot)] = cta_priority_;
     by_age_.insert(std::find_if(by_age_.begin(), by_age_.end(),
                                 [&](int s) {
@@ -41,14 +38,16 @@ class GtoScheduler final : public WarpScheduler {
     return -1;
   }
   void issued(int slot) override { greedy_ = slot; }
-  void cta_priority(std::uint64_t priority) override { cta_priority_ = priority; }
+  void cta_priority(std::uint64_t priority) override {
+    if (drawn_) cta_priority_ = priority;
+  }
   WarpMask issuable() const override { return resident_; }
 
  private:
   bool drawn_;
   std::vector<int> by_age_;  // resident slots, first to issue first
-  std::uint64_t rank_[kMaxWarpsPerSm] = {};  // gto_drawn: each resident slot's CTA priority
-  std::uint64_t cta_priority_ = 0;           // gto_drawn: that of the CTA arriving
+  std::uint64_t rank_[kMaxWarpsPerSm] = {};  // each resident slot's CTA priority (gto: 0)
+  std::uint64_t cta_priority_ = 0;           // that of the CTA arriving
   WarpMask resident_ = 0;
   int greedy_ = -1;
 };
