@@ -16,6 +16,7 @@
 #include "arch/presets.h"
 #include "sim/cli/command.h"
 #include "sim/cli/options.h"
+#include "sim/stats/json_writer.h"
 
 namespace warpsim::cli {
 namespace {
@@ -122,11 +123,7 @@ int show_action(const Args& args, CommandIo& io) {
     json.add_whitespace = true;
     json.preserve_proto_field_names = true;
     json.always_print_primitive_fields = true;
-    std::string text;
-    const auto status = google::protobuf::util::MessageToJsonString(loaded.spec, &text, json);
-    if (!status.ok()) throw InternalError("cannot print JSON: " + status.ToString());
-    io.out << text;
-    if (text.empty() || text.back() != '\n') io.out << "\n";
+    io.out << stats::sorted_json(loaded.spec, json) << "\n";
     return kExitOk;
   }
   io.out << "# " << loaded.source << ", resolved by warpsim arch show";

@@ -17,6 +17,7 @@
 #include "sim/cli/version.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/source_comparison.h"
+#include "sim/stats/json_writer.h"
 #include "traces/ncu/inputs.h"
 
 namespace warpsim::cli {
@@ -299,13 +300,9 @@ int replay_command(const Args& args, CommandIo& io) {
       *kernels.mutable_list_value()->add_values() = std::move(one);
     }
     f["kernels"] = kernels;
-    std::string s;
     pb::util::JsonPrintOptions print;
     print.add_whitespace = true;
-    if (!pb::util::MessageToJsonString(root, &s, print).ok()) {
-      throw InternalError("replay: the JSON output could not be written");
-    }
-    *json << s;
+    *json << stats::sorted_json(root, print) << '\n';
   }
   return kExitOk;
 }

@@ -123,30 +123,37 @@ google::protobuf::util::TypeResolver& type_resolver() {
 
 }  // namespace
 
-std::string to_json(const RunReport& report, const JsonOptions& options) {
-  const ReportJson message = report_json(report, options);
-  // Deterministic serialization sorts map entries, so Struct keys print in sorted order.
+std::string sorted_json(const google::protobuf::Message& message,
+                        const google::protobuf::util::JsonPrintOptions& print) {
+  // Deterministic serialization sorts map entries (Struct fields included); printing from those
+  // bytes keeps that order, where MessageToJsonString follows the maps' per-process hash order.
   std::string binary;
   {
     google::protobuf::io::StringOutputStream stream(&binary);
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
     if (!message.SerializeToCodedStream(&coded)) {
-      throw InternalError("cannot serialize the JSON report");
+      throw InternalError("cannot serialize " + message.GetTypeName() + " for JSON");
     }
   }
+  std::string json;
+  const std::string type_url =
+      std::string(kTypeUrlPrefix) + "/" + message.GetDescriptor()->full_name();
+  auto status =
+      google::protobuf::util::BinaryToJsonString(&type_resolver(), type_url, binary, &json, print);
+  if (!status.ok()) {
+    throw InternalError("cannot print " + message.GetTypeName() + " as JSON: " + status.ToString());
+  }
+  while (!json.empty() && json.back() == '\n') json.pop_back();
+  return json;
+}
+
+std::string to_json(const RunReport& report, const JsonOptions& options) {
   google::protobuf::util::JsonPrintOptions print;
   print.add_whitespace = options.pretty;
   print.always_print_primitive_fields = true;
   print.preserve_proto_field_names = true;
-  std::string json;
-  const std::string type_url =
-      std::string(kTypeUrlPrefix) + "/" + ReportJson::descriptor()->full_name();
-  auto status =
-      google::protobuf::util::BinaryToJsonString(&type_resolver(), type_url, binary, &json, print);
-  if (!status.ok()) throw InternalError("cannot print the JSON report: " + status.ToString());
-  while (!json.empty() && json.back() == '\n') json.pop_back();
-  return json;
+  return sorted_json(report_json(report, options), print);
 }
 
 void write_json(const RunReport& report, std::ostream& out, const JsonOptions& options) {

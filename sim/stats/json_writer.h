@@ -10,12 +10,21 @@
 // run.
 #pragma once
 
+#include <google/protobuf/message.h>
+#include <google/protobuf/util/json_util.h>
+
 #include <iosfwd>
 #include <string>
 
 #include "sim/stats/report.h"
 
 namespace warpsim::stats {
+
+/// `message` as JSON text (no trailing newline) with every map's keys, google.protobuf.Struct's
+/// included, in sorted order, so that the text is the same from run to run. Throws
+/// warpsim::InternalError when the message cannot be printed.
+std::string sorted_json(const google::protobuf::Message& message,
+                        const google::protobuf::util::JsonPrintOptions& print);
 
 /// Options of the JSON writer.
 struct JsonOptions {

@@ -51,6 +51,20 @@ TEST(ReplayCommand, ReplaysAReportOnB200WithJson) {
                           "\"source_arch\": \"h200\"", "\"fidelity\": \"sass listing\""}) {
     EXPECT_NE(s.str().find(key), std::string::npos) << key;
   }
+  // Keys come out sorted, so the file is the same from run to run.
+  const std::string text = s.str();
+  EXPECT_LT(text.find("\"kernels\""), text.find("\"target_arch\""));
+  EXPECT_LT(text.find("\"target_arch\""), text.find("\"warpsim_version\""));
+  const std::size_t measured = text.find("\"measured\"");
+  ASSERT_NE(measured, std::string::npos);
+  std::size_t last = measured;
+  for (const char* key : {"\"dram__bytes_read.sum\"", "\"gpc__cycles_elapsed.max\"",
+                          "\"smsp__inst_executed.sum\""}) {
+    const std::size_t at = text.find(key, measured);
+    ASSERT_NE(at, std::string::npos) << key;
+    EXPECT_LT(last, at) << key;
+    last = at;
+  }
 }
 
 TEST(ReplayCommand, BadInputsExit2NamingTheFile) {

@@ -132,6 +132,35 @@ TEST(StatsJsonWriter, OutputIsDeterministicWithSortedKeys) {
   EXPECT_LT(a.find("\"kernels\""), a.find("\"simulation\""));
 }
 
+TEST(StatsJsonWriter, SortedJsonPrintsAnyMessagesKeysInOrder) {
+  // 64 keys inserted in reverse order: a map's own iteration order would scatter them.
+  Struct root;
+  for (int i = 63; i >= 0; --i) {
+    const std::string key = "k" + std::to_string(100 + i);
+    (*root.mutable_fields())[key].set_number_value(i);
+    (*(*root.mutable_fields())["nested"].mutable_struct_value()->mutable_fields())[key]
+        .set_bool_value(true);
+  }
+  google::protobuf::util::JsonPrintOptions print;
+  print.add_whitespace = true;
+  const std::string json = sorted_json(root, print);
+  EXPECT_EQ(parse(json).fields_size(), 65);
+  EXPECT_NE(json.back(), '\n');
+  std::size_t outer = json.find("\"k100\"");
+  std::size_t inner = json.find("\"k100\"", outer + 1);
+  ASSERT_NE(inner, std::string::npos);
+  for (int i = 101; i < 164; ++i) {
+    const std::string key = "\"k" + std::to_string(i) + "\"";
+    const std::size_t next_outer = json.find(key);
+    const std::size_t next_inner = json.find(key, next_outer + 1);
+    ASSERT_NE(next_inner, std::string::npos) << key;
+    EXPECT_LT(outer, next_outer) << key;
+    EXPECT_LT(inner, next_inner) << key;
+    outer = next_outer;
+    inner = next_inner;
+  }
+}
+
 TEST(StatsJsonWriter, CompactOptionAndUnitsOnlyOnRequest) {
   JsonOptions options;
   options.pretty = false;
