@@ -6,12 +6,16 @@ For every SM, the Spearman rank correlation between its first-wave CTAs' linear 
 in launch order (greedy-then-oldest by launch order), near 0 when their order is drawn.
 
 usage:
-  cta_order.py rows reference/h200/row_ctas.tsv             (row_ctas.cu: per point and run)
+  cta_order.py rows reference/h200/row_ctas.tsv        (row_ctas.cu: per point and run; also
+                                                        row_ctas_h100.tsv.gz)
   cta_order.py gemm reference/h200/gemm_ctas_slots_h100.tsv.gz   (gemm_ctas.cu: per launch)
-  cta_order.py model CTA_LOG.tsv                            (warpsim run --cta-log)
+  cta_order.py timeline reference/h200/cta_timeline_warps_2048.tsv.gz
+                                                       (cta_timeline.cu: per-SM clock64 stamps)
+  cta_order.py model CTA_LOG.tsv                       (warpsim run --cta-log)
 
-First wave: on the GPU the CTAs that start within 1 us (rows) or 5 us (gemm) of the launch; in the
-model those made resident within 2,000 cycles of the first.
+First wave: on the GPU the CTAs that start within 1 us (rows) or 5 us (gemm) of the launch, or
+within 2,000 cycles of their SM's first (timeline: clock64 is the SM's own); in the model those
+made resident within 2,000 cycles of the first.
 """
 import collections
 import gzip
@@ -41,9 +45,13 @@ def mean_over_sms(by_sm):
     return len(values), statistics.mean(values)
 
 
+def open_text(path):
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
 def rows(path):
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    with open(path) as f:
+    with open_text(path) as f:
         header = next(f).rstrip("\n").split("\t")
         col = {name: i for i, name in enumerate(header)}
         for line in f:
@@ -73,6 +81,26 @@ def gemm(path):
     return groups
 
 
+def timeline(path):
+    ctas = {}
+    with open_text(path) as f:
+        header = next(f).rstrip("\n").split("\t")
+        col = {name: i for i, name in enumerate(header)}
+        for line in f:
+            r = line.rstrip("\n").split("\t")
+            key = (r[col["n"]], int(r[col["cta"]]))
+            sm, start, end = ctas.get(key, (r[col["sm"]], 1 << 62, 0))
+            ctas[key] = (sm, min(start, int(r[col["t0"]])), max(end, int(r[col["t3"]])))
+    first = collections.defaultdict(lambda: 1 << 62)
+    for (n, _), (sm, start, _) in ctas.items():
+        first[(n, sm)] = min(first[(n, sm)], start)
+    groups = collections.defaultdict(lambda: collections.defaultdict(list))
+    for (n, cta), (sm, start, end) in ctas.items():
+        if start < first[(n, sm)] + 2000:
+            groups["n " + n][sm].append((cta, end))
+    return groups
+
+
 def model(path):
     with open(path) as f:
         header = next(f).rstrip("\n").split("\t")
@@ -91,9 +119,10 @@ def model(path):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("rows", "gemm", "model"):
+    modes = {"rows": rows, "gemm": gemm, "timeline": timeline, "model": model}
+    if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    groups = {"rows": rows, "gemm": gemm, "model": model}[sys.argv[1]](sys.argv[2])
+    groups = modes[sys.argv[1]](sys.argv[2])
     for key in sorted(groups):
         sms, mean = mean_over_sms(groups[key])
         print("%s: %d SMs, mean rank correlation of block index and end %+.3f" % (key, sms, mean))
