@@ -99,7 +99,7 @@ std::vector<int64_t> pads_of(const std::map<std::string, std::vector<std::string
 }
 
 // DRAM bytes from the one-pass profile: the capture's replay passes add write-backs of their own
-// (validate/README.md, "DRAM writes").
+// (validate/HISTORY.md, "DRAM writes").
 void apply_one_pass(const std::string& path, Reference& ref) {
   const auto points = read_one_pass_runs(path, ref, nullptr);
   for (size_t k = 0; k < points.size(); ++k) {

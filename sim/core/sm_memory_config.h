@@ -53,7 +53,7 @@ struct SmMemoryConfig {
   /// load's lines (lsu_slots.tsv: 8- to 32-line loads refused after the same 17-19). Left out: a
   /// lone sub-partition's larger share (one or two warps alone queue all 24 of lsu_queue.tsv's
   /// loads, one warp all 32 of lsu_slots.tsv's); taking it (32 or 64 here) moves the naive
-  /// transpose's partial-line write-backs far from the H200's (validate/README.md, eighteenth
+  /// transpose's partial-line write-backs far from the H200's (validate/HISTORY.md, eighteenth
   /// round).
   int lsu_queue_depth_per_smsp = 16;
   /// Instructions the whole SM may have waiting for the L1 tag stage (the same probes: about 64).

@@ -7,7 +7,7 @@
 //               issues (the oldest among that CTA's warps). A CTA's place among its SM's CTAs
 //               then does not set how fast its warps run: on the GPU a GEMM CTA's slot explains
 //               7 % of the variance of its lifetime, under launch order nearly all of it
-//               (validate/README.md, twenty-third and twenty-fifth rounds); the GH100 presets'
+//               (validate/HISTORY.md, twenty-third and twenty-fifth rounds); the GH100 presets'
 //               policy (twenty-sixth round);
 //   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
 //               order, wrapping around;

@@ -21,7 +21,7 @@
 // is passed over with chance p, from a stream seeded by `seed`. On the H200 a read stream evicts
 // a 16 MB block of written lines much later than one of lines read once or twice
 // (validate/reference/h200/l2_reref.tsv), where LRU evicts both at the same age. No preset sets
-// it: streaming kernels then keep more dirty lines than the H200 does (validate/README.md).
+// it: streaming kernels then keep more dirty lines than the H200 does (validate/HISTORY.md).
 //
 // Left out: data, ECC, the real parts' set-index hashes (an XOR-folded index for power-of-two set
 // counts and a rotated one stand in), way prediction, and partial tags.

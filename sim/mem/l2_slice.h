@@ -52,7 +52,7 @@
 // unit's read-combine-write; Nsight Compute gives the H200's slices one red or atom sector per
 // cycle against two read sectors), and a fully written sector `write_sector_cycles` when set
 // (Nsight Compute's peak for the slice's write sectors is one a cycle; the presets leave it at a
-// sector's normal share, validate/README.md). These costs are cycles of the L2's own clock, in
+// sector's normal share, validate/HISTORY.md). These costs are cycles of the L2's own clock, in
 // steps of 1 / sectors_per_cycle.
 //
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice

@@ -7,13 +7,13 @@
 //   "random_lru" - uniform over the `candidates` least recently used ways (default half the set):
 //              old lines go first, as under LRU, but in no fixed order among themselves, so a
 //              cohort of lines written together leaves over a span of later misses rather than at
-//              once (validate/README, "DRAM writes": with 8 of 16 it fits the H200's write-back
+//              once (validate/HISTORY.md, "DRAM writes": with 8 of 16 it fits the H200's write-back
 //              probe, but not the sharp capacity knee of its pointer chase; presets keep LRU);
 //   "tree_plru" - tree pseudo-LRU, as hardware caches keep it: one bit per inner node of a binary
 //              tree over the ways (a power of two), pointing to the half that goes next; a use
 //              turns the bits on its path away from itself. It keeps part of a cyclic footprint
-//              slightly over a set's capacity where LRU loses all of it (validate/README.md,
-//              "Latest": it does not fit the H200's capacity knee; presets keep LRU);
+//              slightly over a set's capacity where LRU loses all of it (validate/HISTORY.md,
+//              seventh round: it does not fit the H200's capacity knee; presets keep LRU);
 //   "srrip"  - static re-reference interval prediction (Jaleel et al., ISCA 2010) with 2-bit
 //              values: insert at 2, a hit sets 0, the victim is the lowest way at 3 (ageing every
 //              way until one reaches 3).

@@ -1,7 +1,7 @@
 // Probe of the DRAM traffic the H200 makes while a kernel touches no memory: one warp spins on
 // clock64() for a set number of SM cycles (1 M to 1 G, about 0.5 ms to 0.5 s) and then stores one
 // word. Whatever DRAM reads and writes ncu counts beyond that word are the GPU's own background
-// (the long pointer chases read 2-7 MB/s more than their misses; validate/README.md). Profile with
+// (the long pointer chases read 2-7 MB/s more than their misses; validate/HISTORY.md). Profile with
 // one-pass DRAM metrics and --cache-control all, as the reference's points:
 //   idle_traffic.sh > validate/reference/h200/idle_traffic.tsv
 // `idle_traffic list` prints one line per profiled launch, in launch order (cycles, repeat).
