@@ -45,56 +45,53 @@ def mean_over_sms(by_sm):
     return len(values), statistics.mean(values)
 
 
-def open_text(path):
-    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+def table(path):
+    """The rows of a TSV file (gzip when it ends in .gz) as dicts keyed by the header's names;
+    blank lines and comment lines (#) skipped."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        header = next(f).rstrip("\n").split("\t")
+        return [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f
+                if line.strip() and not line.startswith("#")]
+
+
+def cta_spans(rows, group, start, end):
+    """Per (group, cta) of per-warp rows: the CTA's SM, its first start and its last end."""
+    spans = {}
+    for r in rows:
+        key = (r[group], int(r["cta"]))
+        sm, first, last = spans.get(key, (r["sm"], 1 << 62, 0))
+        spans[key] = (sm, min(first, int(r[start])), max(last, int(r[end])))
+    return spans
+
+
+def new_groups():
+    return collections.defaultdict(lambda: collections.defaultdict(list))
 
 
 def rows(path):
-    groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    with open_text(path) as f:
-        header = next(f).rstrip("\n").split("\t")
-        col = {name: i for i, name in enumerate(header)}
-        for line in f:
-            r = line.rstrip("\n").split("\t")
-            if int(r[col["start_ns"]]) < 1000:
-                key = "%s run %s" % (r[col["point"]], r[col["run"]])
-                groups[key][r[col["sm"]]].append((int(r[col["cta"]]), int(r[col["end_ns"]])))
+    groups = new_groups()
+    for r in table(path):
+        if int(r["start_ns"]) < 1000:
+            key = "%s run %s" % (r["point"], r["run"])
+            groups[key][r["sm"]].append((int(r["cta"]), int(r["end_ns"])))
     return groups
 
 
 def gemm(path):
-    ctas = {}
-    with gzip.open(path, "rt") as f:
-        header = next(f).rstrip("\n").split("\t")
-        col = {name: i for i, name in enumerate(header)}
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            r = line.rstrip("\n").split("\t")
-            key = (r[col["launch"]], int(r[col["cta"]]))
-            sm, start, end = ctas.get(key, (r[col["sm"]], 1 << 62, 0))
-            ctas[key] = (sm, min(start, int(r[col["start_ns"]])), max(end, int(r[col["end_ns"]])))
-    groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    for (launch, cta), (sm, start, end) in ctas.items():
+    groups = new_groups()
+    for (launch, cta), (sm, start, end) in cta_spans(table(path), "launch", "start_ns",
+                                                     "end_ns").items():
         if start < 5000:
             groups["launch " + launch][sm].append((cta, end))
     return groups
 
 
 def timeline(path):
-    ctas = {}
-    with open_text(path) as f:
-        header = next(f).rstrip("\n").split("\t")
-        col = {name: i for i, name in enumerate(header)}
-        for line in f:
-            r = line.rstrip("\n").split("\t")
-            key = (r[col["n"]], int(r[col["cta"]]))
-            sm, start, end = ctas.get(key, (r[col["sm"]], 1 << 62, 0))
-            ctas[key] = (sm, min(start, int(r[col["t0"]])), max(end, int(r[col["t3"]])))
+    ctas = cta_spans(table(path), "n", "t0", "t3")
     first = collections.defaultdict(lambda: 1 << 62)
     for (n, _), (sm, start, _) in ctas.items():
         first[(n, sm)] = min(first[(n, sm)], start)
-    groups = collections.defaultdict(lambda: collections.defaultdict(list))
+    groups = new_groups()
     for (n, cta), (sm, start, end) in ctas.items():
         if start < first[(n, sm)] + 2000:
             groups["n " + n][sm].append((cta, end))
@@ -102,19 +99,16 @@ def timeline(path):
 
 
 def model(path):
-    with open(path) as f:
-        header = next(f).rstrip("\n").split("\t")
-        col = {name: i for i, name in enumerate(header)}
-        log = [line.rstrip("\n").split("\t") for line in f if line.strip()]
-    groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    for kernel in sorted(set(r[col["kernel"]] for r in log)):
-        mine = [r for r in log if r[col["kernel"]] == kernel]
-        grid_x = max(int(r[col["cta_x"]]) for r in mine) + 1
-        first = min(int(r[col["launch_cycle"]]) for r in mine)
+    log = table(path)
+    groups = new_groups()
+    for kernel in sorted(set(r["kernel"] for r in log)):
+        mine = [r for r in log if r["kernel"] == kernel]
+        grid_x = max(int(r["cta_x"]) for r in mine) + 1
+        first = min(int(r["launch_cycle"]) for r in mine)
         for r in mine:
-            if int(r[col["launch_cycle"]]) < first + 2000:
-                index = int(r[col["cta_x"]]) + grid_x * int(r[col["cta_y"]])
-                groups["kernel " + kernel][r[col["sm"]]].append((index, int(r[col["retire_cycle"]])))
+            if int(r["launch_cycle"]) < first + 2000:
+                index = int(r["cta_x"]) + grid_x * int(r["cta_y"])
+                groups["kernel " + kernel][r["sm"]].append((index, int(r["retire_cycle"])))
     return groups
 
 
