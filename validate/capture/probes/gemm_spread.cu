@@ -1,0 +1,190 @@
+// Probe of what spreads the lives of the gemm_mma_bf16 twin's CTAs within one SM. On GH100 the
+// first wave of the 2048 GEMM's CTAs on one SM (12 resident) lives 183 to 262 us from the
+// shortest to the longest (rank-averaged over the SMs, gemm_ctas_slots_h100.tsv.gz), the SMs'
+// means alike (1 % of the variance between SMs) and one CTA's life barely repeats across
+// launches (r 0.1); the model's spread is a third of that. This probe times the twin's body
+// (workloads/cuda/gemm_mma_tile.cuh, k = 2048) in grids of exactly one wave, so that every CTA
+// starts at once and none follows another on its SM:
+//   full2048    m = n = 2048 (4096 CTAs, the reference point), for comparison;
+//   wave12      m = 1056, n = 1536: 1584 CTAs, 12 a SM, each its own tile;
+//   wave12_same the same grid, every CTA reading A's first 32 rows and B's first 32 columns
+//               (its own C tile): the same lines for all, so where its lines sit cannot matter;
+//   wave6       m = 1056, n = 768: 792 CTAs, 6 a SM;
+//   wave3       m = 1056, n = 384: 396 CTAs, 3 a SM;
+//   wave12_progress as wave12, with the twin's loop copied here so that lane 0 also stores
+//               %globaltimer after every 512 of k (p512, p1024, p1536): whether a CTA's pace is
+//               set from its start (a priority) or drifts (a random walk).
+// Each warp's lane 0 stores %globaltimer and %smid as the warp starts and %globaltimer after its
+// stores, as gemm_ctas.cu does. One warm-up and three timed launches a configuration, no
+// profiler. Prints one row per warp: config, launch, cta, warp, sm, start_ns, end_ns (from the
+// launch's first start), warp_slot (%warpid), p512, p1024, p1536 (0 but in wave12_progress).
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o gemm_spread gemm_spread.cu && ./gemm_spread | gzip > gemm_spread.tsv.gz
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "../../../workloads/cuda/gemm_mma_tile.cuh"
+
+namespace {
+
+constexpr int kK = 2048;
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// `same`: shift A and B back by this CTA's tile so that every CTA reads tile (0, 0)'s lines.
+__global__ void __launch_bounds__(128, 12)
+    probe_timed(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n, int k, int same,
+                unsigned long long* times, unsigned* sm) {
+  const int cta = blockIdx.y * gridDim.x + blockIdx.x;
+  const int slot = cta * 4 + threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0) {
+    unsigned s, w;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+    sm[slot] = s | w << 16;
+    times[2 * slot] = global_ns();
+  }
+  if (same != 0) {
+    a -= static_cast<size_t>(blockIdx.y) * 32 * k;
+    b -= static_cast<size_t>(blockIdx.x) * 32;
+  }
+  twins::gemm_mma_tile<false>(a, b, c, n, k);
+  if (threadIdx.x % 32 == 0) times[2 * slot + 1] = global_ns();
+}
+
+// The twin's body (workloads/cuda/gemm_mma_tile.cuh, 4-byte C stores) with a checkpoint after
+// every 512 of k: lane 0 stores %globaltimer into progress[3 * slot + i].
+__global__ void __launch_bounds__(128, 12)
+    probe_progress(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b,
+                   float* __restrict__ c, int n, int k, unsigned long long* times, unsigned* sm,
+                   unsigned long long* progress) {
+  const int cta = blockIdx.y * gridDim.x + blockIdx.x;
+  const int slot = cta * 4 + threadIdx.x / 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) {
+    unsigned s, w;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+    sm[slot] = s | w << 16;
+    times[2 * slot] = global_ns();
+  }
+  const int row0 = blockIdx.y * 32 + (warp / 2) * 16;
+  const int col0 = blockIdx.x * 32 + (warp % 2) * 16;
+  const int g = lane >> 2, t = lane & 3;
+  float acc[2][4] = {};
+  for (int k0 = 0; k0 < k; k0 += 16) {
+    if (k0 != 0 && k0 % 512 == 0 && lane == 0) progress[3 * slot + k0 / 512 - 1] = global_ns();
+    const __nv_bfloat16* a_base = a + static_cast<size_t>(row0 + g) * k + k0 + t * 2;
+    uint32_t fa[4];
+    fa[0] = *reinterpret_cast<const uint32_t*>(a_base);
+    fa[1] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k));
+    fa[2] = *reinterpret_cast<const uint32_t*>(a_base + 8);
+    fa[3] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k) + 8);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      const int col = col0 + j * 8 + g;
+      uint32_t fb[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int kk = k0 + t * 2 + h * 8;
+        const uint32_t lo = __bfloat16_as_ushort(b[static_cast<size_t>(kk) * n + col]);
+        const uint32_t hi = __bfloat16_as_ushort(b[static_cast<size_t>(kk + 1) * n + col]);
+        fb[h] = lo | (hi << 16);
+      }
+      asm volatile(
+          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+          "{%8,%9}, {%0,%1,%2,%3};"
+          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+          : "r"(fa[0]), "r"(fa[1]), "r"(fa[2]), "r"(fa[3]), "r"(fb[0]), "r"(fb[1]));
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+    const int col = col0 + j * 8 + t * 2;
+    float* c0 = c + static_cast<size_t>(row0 + g) * n + col;
+    float* c1 = c + static_cast<size_t>(row0 + g + 8) * n + col;
+    c0[0] = acc[j][0];
+    c0[1] = acc[j][1];
+    c1[0] = acc[j][2];
+    c1[1] = acc[j][3];
+  }
+  if (lane == 0) times[2 * slot + 1] = global_ns();
+}
+
+struct Config {
+  const char* name;
+  int m, n, same;
+  bool progress;
+};
+
+}  // namespace
+
+int main() {
+  const Config configs[] = {{"full2048", 2048, 2048, 0, false},
+                            {"wave12", 1056, 1536, 0, false},
+                            {"wave12_same", 1056, 1536, 1, false},
+                            {"wave6", 1056, 768, 0, false},
+                            {"wave3", 1056, 384, 0, false},
+                            {"wave12_progress", 1056, 1536, 0, true}};
+  const size_t max_mn = 2048;
+  __nv_bfloat16 *a = nullptr, *b = nullptr;
+  float* c = nullptr;
+  unsigned long long* times = nullptr;
+  unsigned* sm = nullptr;
+  unsigned long long* progress = nullptr;
+  const int max_warps = (2048 / 32) * (2048 / 32) * 4;
+  if (cudaMalloc(&a, max_mn * kK * sizeof(__nv_bfloat16)) != cudaSuccess ||
+      cudaMalloc(&b, max_mn * kK * sizeof(__nv_bfloat16)) != cudaSuccess ||
+      cudaMalloc(&c, max_mn * max_mn * sizeof(float)) != cudaSuccess ||
+      cudaMalloc(&times, max_warps * 2 * sizeof(unsigned long long)) != cudaSuccess ||
+      cudaMalloc(&sm, max_warps * sizeof(unsigned)) != cudaSuccess ||
+      cudaMalloc(&progress, max_warps * 3 * sizeof(unsigned long long)) != cudaSuccess) {
+    std::fprintf(stderr, "gemm_spread: cudaMalloc failed\n");
+    return 1;
+  }
+  // Small bf16 values (0x3c00 is 0.0078125): the data does not change the timing.
+  cudaMemset(a, 0x3c, max_mn * kK * sizeof(__nv_bfloat16));
+  cudaMemset(b, 0x3c, max_mn * kK * sizeof(__nv_bfloat16));
+  cudaMemset(progress, 0, max_warps * 3 * sizeof(unsigned long long));
+  std::printf("config\tlaunch\tcta\twarp\tsm\tstart_ns\tend_ns\twarp_slot\tp512\tp1024\tp1536\n");
+  for (const Config& cfg : configs) {
+    const dim3 grid(cfg.n / 32, cfg.m / 32);
+    const int warps = static_cast<int>(grid.x * grid.y) * 4;
+    std::vector<unsigned long long> t(static_cast<size_t>(warps) * 2);
+    std::vector<unsigned> s(static_cast<size_t>(warps));
+    std::vector<unsigned long long> p(static_cast<size_t>(warps) * 3, 0);
+    for (int launch = -1; launch < 3; ++launch) {
+      if (cfg.progress) {
+        probe_progress<<<grid, 128>>>(a, b, c, cfg.n, kK, times, sm, progress);
+      } else {
+        probe_timed<<<grid, 128>>>(a, b, c, cfg.n, kK, cfg.same, times, sm);
+      }
+      if (cudaDeviceSynchronize() != cudaSuccess) {
+        std::fprintf(stderr, "gemm_spread: %s launch failed\n", cfg.name);
+        return 1;
+      }
+      if (launch < 0) continue;  // warm-up
+      cudaMemcpy(t.data(), times, t.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost);
+      cudaMemcpy(s.data(), sm, s.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+      if (cfg.progress) {
+        cudaMemcpy(p.data(), progress, p.size() * sizeof(unsigned long long),
+                   cudaMemcpyDeviceToHost);
+      }
+      unsigned long long first = t[0];
+      for (size_t i = 0; i < t.size(); i += 2) first = t[i] < first ? t[i] : first;
+      for (int w = 0; w < warps; ++w) {
+        const auto since = [&](unsigned long long x) { return x == 0 ? 0ull : x - first; };
+        std::printf("%s\t%d\t%d\t%d\t%u\t%llu\t%llu\t%u\t%llu\t%llu\t%llu\n", cfg.name, launch,
+                    w / 4, w % 4, s[w] & 0xffff, t[2 * w] - first, t[2 * w + 1] - first, s[w] >> 16,
+                    since(p[3 * w]), since(p[3 * w + 1]), since(p[3 * w + 2]));
+      }
+    }
+  }
+  return 0;
+}
