@@ -16,13 +16,16 @@
 //               set from its start (a priority) or drifts (a random walk).
 // Each warp's lane 0 stores %globaltimer and %smid as the warp starts and %globaltimer after its
 // stores, as gemm_ctas.cu does. One warm-up and three timed launches a configuration, no
-// profiler. Prints one row per warp: config, launch, cta, warp, sm, start_ns, end_ns (from the
+// profiler; with the argument `cold`, 512 MB of other lines are read before every launch, so that
+// each starts with none of its lines in the L2 (as Nsight Compute's --cache-control all and the
+// model's cold start have it) rather than all of them. Prints one row per warp: config, launch, cta, warp, sm, start_ns, end_ns (from the
 // launch's first start), warp_slot (%warpid), p512, p1024, p1536 (0 but in wave12_progress).
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o gemm_spread gemm_spread.cu && ./gemm_spread | gzip > gemm_spread.tsv.gz
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o gemm_spread gemm_spread.cu && ./gemm_spread [cold] | gzip > gemm_spread.tsv.gz
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "../../../workloads/cuda/gemm_mma_tile.cuh"
@@ -117,6 +120,15 @@ __global__ void __launch_bounds__(128, 12)
   if (lane == 0) times[2 * slot + 1] = global_ns();
 }
 
+__global__ void flush_l2(const float4* p, size_t n, float* sink) {
+  float acc = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    acc += p[i].x;
+  }
+  if (acc == 1.0f) *sink = acc;  // never true: keeps the loads
+}
+
 struct Config {
   const char* name;
   int m, n, same;
@@ -125,7 +137,17 @@ struct Config {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool cold = argc > 1 && std::string(argv[1]) == "cold";
+  const size_t flush_bytes = size_t{512} << 20;
+  float4* flush = nullptr;
+  float* sink = nullptr;
+  if (cold && (cudaMalloc(&flush, flush_bytes) != cudaSuccess ||
+               cudaMemset(flush, 0, flush_bytes) != cudaSuccess ||
+               cudaMalloc(&sink, sizeof(float)) != cudaSuccess)) {
+    std::fprintf(stderr, "gemm_spread: cudaMalloc failed\n");
+    return 1;
+  }
   const Config configs[] = {{"full2048", 2048, 2048, 0, false},
                             {"wave12", 1056, 1536, 0, false},
                             {"wave12_same", 1056, 1536, 1, false},
@@ -160,6 +182,7 @@ int main() {
     std::vector<unsigned> s(static_cast<size_t>(warps));
     std::vector<unsigned long long> p(static_cast<size_t>(warps) * 3, 0);
     for (int launch = -1; launch < 3; ++launch) {
+      if (cold) flush_l2<<<132 * 8, 256>>>(flush, flush_bytes / 16, sink);
       if (cfg.progress) {
         probe_progress<<<grid, 128>>>(a, b, c, cfg.n, kK, times, sm, progress);
       } else {

@@ -7,7 +7,9 @@ completing one-sector stream (words 8, partial_scatter_trace.py). Simulate it wi
 from one kernel to the next, as the probe ran, and read the last kernel:
     partial_full_trace.py dirty_partial 8 OUT_DIR &&
     warpsim run --trace OUT_DIR/kernelslist.g --arch h200 --set launch.cache_start=WARM
-SEQUENCE is partial, dirty_partial, scatter8 or dirty_scatter8.
+SEQUENCE is partial, dirty_partial, scatter8 or dirty_scatter8, or one of partial_valid.cu's:
+read_scatter8 or write_scatter8 (the MB read, or written whole, before the completing stream
+stores into the same lines).
 """
 import os
 import sys
@@ -20,7 +22,8 @@ from probe_trace import BASE, CTAS, THREADS, write_kernel
 
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ("partial", "dirty_partial", "scatter8",
-                                                  "dirty_scatter8"):
+                                                  "dirty_scatter8", "read_scatter8",
+                                                  "write_scatter8"):
         sys.exit(__doc__)
     sequence, mb, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     stride = CTAS * THREADS
@@ -28,6 +31,10 @@ def main():
     if sequence.startswith("dirty_"):
         kernels.append(("probe_write", phase_iterations(1, "write", 32 * (1 << 20) // 16, stride)))
     target = BASE + 2 * (1 << 30)  # other lines than the settle's and the write's
+    for first in ("read", "write"):
+        if sequence.startswith(first + "_"):  # the target's lines made complete first
+            kernels.append((f"probe_{first}",
+                            phase_iterations(2, first, mb * (1 << 20) // 16, stride)))
     if sequence.endswith("partial"):
         kernels.append(("probe_partial", partial_iterations(4, mb, target)))
     else:
