@@ -3,7 +3,9 @@
 // C[M x N] (fp32) = A[M x K] * B[K x N] (bf16, both row-major), each warp a 16 x 16 tile as two
 // m16n8k16 mma.sync halves with fragments loaded straight from global memory, K in steps of 16.
 // With kVecStores each thread stores its two neighbouring floats as one 8-byte store; otherwise
-// as two 4-byte stores (the twin).
+// as two 4-byte stores (the twin). `checkpoint(k0)` runs at the top of every step of K (the twin
+// passes none, which leaves its code as it was; validate/capture/probes/gemm_spread.cu stamps
+// the time there).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -12,16 +14,23 @@
 
 namespace twins {
 
-template <bool kVecStores>
+/// gemm_mma_tile's checkpoint when there is none.
+struct NoCheckpoint {
+  __device__ __forceinline__ void operator()(int) const {}
+};
+
+template <bool kVecStores, class Checkpoint = NoCheckpoint>
 __device__ __forceinline__ void gemm_mma_tile(const __nv_bfloat16* __restrict__ a,
                                               const __nv_bfloat16* __restrict__ b,
-                                              float* __restrict__ c, int n, int k) {
+                                              float* __restrict__ c, int n, int k,
+                                              Checkpoint checkpoint = {}) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = blockIdx.y * 32 + (warp / 2) * 16;
   const int col0 = blockIdx.x * 32 + (warp % 2) * 16;
   const int g = lane >> 2, t = lane & 3;
   float acc[2][4] = {};
   for (int k0 = 0; k0 < k; k0 += 16) {
+    checkpoint(k0);
     const __nv_bfloat16* a_base = a + static_cast<size_t>(row0 + g) * k + k0 + t * 2;
     uint32_t fa[4];
     fa[0] = *reinterpret_cast<const uint32_t*>(a_base);

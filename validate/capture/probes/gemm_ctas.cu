@@ -15,33 +15,19 @@
 #include <cstdio>
 #include <vector>
 
-#include "../../../workloads/cuda/gemm_mma_tile.cuh"
+#include "gemm_probe.cuh"
 
 namespace {
 
 constexpr int kN = 2048;
 constexpr int kCtas = (kN / 32) * (kN / 32);
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __global__ void __launch_bounds__(128, 12)
     probe_timed(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n, int k,
                 unsigned long long* times, unsigned* sm) {
-  const int cta = blockIdx.y * gridDim.x + blockIdx.x;
-  const int slot = cta * 4 + threadIdx.x / 32;
-  if (threadIdx.x % 32 == 0) {
-    unsigned s, w;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
-    sm[slot] = s | w << 16;
-    times[2 * slot] = global_ns();
-  }
+  const int slot = gemm_probe::stamp_start(times, sm);
   twins::gemm_mma_tile<false>(a, b, c, n, k);
-  if (threadIdx.x % 32 == 0) times[2 * slot + 1] = global_ns();
+  gemm_probe::stamp_end(times, slot);
 }
 
 __global__ void probe_plain(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n,

@@ -11,9 +11,9 @@
 //               (its own C tile): the same lines for all, so where its lines sit cannot matter;
 //   wave6       m = 1056, n = 768: 792 CTAs, 6 a SM;
 //   wave3       m = 1056, n = 384: 396 CTAs, 3 a SM;
-//   wave12_progress as wave12, with the twin's loop copied here so that lane 0 also stores
-//               %globaltimer after every 512 of k (p512, p1024, p1536): whether a CTA's pace is
-//               set from its start (a priority) or drifts (a random walk).
+//   wave12_progress as wave12, with lane 0 also storing %globaltimer after every 512 of k (the
+//               twin's body with a checkpoint; p512, p1024, p1536): whether a CTA's pace is set
+//               from its start (a priority) or drifts (a random walk).
 // Each warp's lane 0 stores %globaltimer and %smid as the warp starts and %globaltimer after its
 // stores, as gemm_ctas.cu does. One warm-up and three timed launches a configuration, no
 // profiler; with the argument `cold`, 512 MB of other lines are read before every launch, so that
@@ -28,96 +28,43 @@
 #include <string>
 #include <vector>
 
-#include "../../../workloads/cuda/gemm_mma_tile.cuh"
+#include "gemm_probe.cuh"
 
 namespace {
 
 constexpr int kK = 2048;
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // `same`: shift A and B back by this CTA's tile so that every CTA reads tile (0, 0)'s lines.
 __global__ void __launch_bounds__(128, 12)
     probe_timed(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n, int k, int same,
                 unsigned long long* times, unsigned* sm) {
-  const int cta = blockIdx.y * gridDim.x + blockIdx.x;
-  const int slot = cta * 4 + threadIdx.x / 32;
-  if (threadIdx.x % 32 == 0) {
-    unsigned s, w;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
-    sm[slot] = s | w << 16;
-    times[2 * slot] = global_ns();
-  }
+  const int slot = gemm_probe::stamp_start(times, sm);
   if (same != 0) {
     a -= static_cast<size_t>(blockIdx.y) * 32 * k;
     b -= static_cast<size_t>(blockIdx.x) * 32;
   }
   twins::gemm_mma_tile<false>(a, b, c, n, k);
-  if (threadIdx.x % 32 == 0) times[2 * slot + 1] = global_ns();
+  gemm_probe::stamp_end(times, slot);
 }
 
-// The twin's body (workloads/cuda/gemm_mma_tile.cuh, 4-byte C stores) with a checkpoint after
-// every 512 of k: lane 0 stores %globaltimer into progress[3 * slot + i].
-__global__ void __launch_bounds__(128, 12)
-    probe_progress(const __nv_bfloat16* __restrict__ a, const __nv_bfloat16* __restrict__ b,
-                   float* __restrict__ c, int n, int k, unsigned long long* times, unsigned* sm,
-                   unsigned long long* progress) {
-  const int cta = blockIdx.y * gridDim.x + blockIdx.x;
-  const int slot = cta * 4 + threadIdx.x / 32;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) {
-    unsigned s, w;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
-    sm[slot] = s | w << 16;
-    times[2 * slot] = global_ns();
-  }
-  const int row0 = blockIdx.y * 32 + (warp / 2) * 16;
-  const int col0 = blockIdx.x * 32 + (warp % 2) * 16;
-  const int g = lane >> 2, t = lane & 3;
-  float acc[2][4] = {};
-  for (int k0 = 0; k0 < k; k0 += 16) {
-    if (k0 != 0 && k0 % 512 == 0 && lane == 0) progress[3 * slot + k0 / 512 - 1] = global_ns();
-    const __nv_bfloat16* a_base = a + static_cast<size_t>(row0 + g) * k + k0 + t * 2;
-    uint32_t fa[4];
-    fa[0] = *reinterpret_cast<const uint32_t*>(a_base);
-    fa[1] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k));
-    fa[2] = *reinterpret_cast<const uint32_t*>(a_base + 8);
-    fa[3] = *reinterpret_cast<const uint32_t*>(a_base + 8 * static_cast<size_t>(k) + 8);
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      const int col = col0 + j * 8 + g;
-      uint32_t fb[2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int kk = k0 + t * 2 + h * 8;
-        const uint32_t lo = __bfloat16_as_ushort(b[static_cast<size_t>(kk) * n + col]);
-        const uint32_t hi = __bfloat16_as_ushort(b[static_cast<size_t>(kk + 1) * n + col]);
-        fb[h] = lo | (hi << 16);
-      }
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-          "{%8,%9}, {%0,%1,%2,%3};"
-          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
-          : "r"(fa[0]), "r"(fa[1]), "r"(fa[2]), "r"(fa[3]), "r"(fb[0]), "r"(fb[1]));
+// Lane 0's time after every 512 of k, into progress[3 * slot + i].
+struct Progress {
+  unsigned long long* progress;
+  int slot;
+  __device__ __forceinline__ void operator()(int k0) const {
+    if (k0 != 0 && k0 % 512 == 0 && threadIdx.x % 32 == 0) {
+      progress[3 * slot + k0 / 512 - 1] = gemm_probe::global_ns();
     }
   }
-#pragma unroll
-  for (int j = 0; j < 2; ++j) {
-    const int col = col0 + j * 8 + t * 2;
-    float* c0 = c + static_cast<size_t>(row0 + g) * n + col;
-    float* c1 = c + static_cast<size_t>(row0 + g + 8) * n + col;
-    c0[0] = acc[j][0];
-    c0[1] = acc[j][1];
-    c1[0] = acc[j][2];
-    c1[1] = acc[j][3];
-  }
-  if (lane == 0) times[2 * slot + 1] = global_ns();
+};
+
+// The twin's body with a checkpoint after every 512 of k.
+__global__ void __launch_bounds__(128, 12)
+    probe_progress(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c, int n, int k,
+                   unsigned long long* times, unsigned* sm, unsigned long long* progress) {
+  const int slot = gemm_probe::stamp_start(times, sm);
+  twins::gemm_mma_tile<false>(a, b, c, n, k, Progress{progress, slot});
+  gemm_probe::stamp_end(times, slot);
 }
 
 __global__ void flush_l2(const float4* p, size_t n, float* sink) {
