@@ -18,9 +18,11 @@
 // stores, as gemm_ctas.cu does. One warm-up and three timed launches a configuration, no
 // profiler; with the argument `cold`, 512 MB of other lines are read before every launch, so that
 // each starts with none of its lines in the L2 (as Nsight Compute's --cache-control all and the
-// model's cold start have it) rather than all of them. Prints one row per warp: config, launch, cta, warp, sm, start_ns, end_ns (from the
-// launch's first start), warp_slot (%warpid), p512, p1024, p1536 (0 but in wave12_progress).
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o gemm_spread gemm_spread.cu && ./gemm_spread [cold] | gzip > gemm_spread.tsv.gz
+// model's cold start have it) rather than all of them. Prints one row per warp: config, launch,
+// cta, warp, sm, start_ns, end_ns (from the launch's first start), warp_slot (%warpid), p512,
+// p1024, p1536 (0 but in wave12_progress).
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o gemm_spread gemm_spread.cu
+//   ./gemm_spread [cold] | gzip > gemm_spread.tsv.gz
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
