@@ -61,12 +61,13 @@ def progress_summary(launch, ctas):
     sd = [statistics.pstdev(c) for c in cols]
     means = [statistics.mean(q[i] for v in per_sm.values() for q in v) for i in range(4)]
     corr = statistics.correlation
+    first_half = [a + b for a, b in zip(cols[0], cols[1])]
+    second_half = [a + b for a, b in zip(cols[2], cols[3])]
     print(f"wave12_progress/{launch}: quarters of k, mean (sd within SM) us: " +
           ", ".join(f"{m:.1f} ({d:.1f})" for m, d in zip(means, sd)) +
           f"; r(q1, q2) {corr(cols[0], cols[1]):.2f}, r(q2, q3) {corr(cols[1], cols[2]):.2f}, "
           f"r(q1, q4) {corr(cols[0], cols[3]):.2f}, "
-          f"r(first half, second half) "
-          f"{corr([a + b for a, b in zip(cols[0], cols[1])], [a + b for a, b in zip(cols[2], cols[3])]):.2f}")
+          f"r(first half, second half) {corr(first_half, second_half):.2f}")
 
 
 def model_launch(path, mhz):

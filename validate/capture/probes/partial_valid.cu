@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
     if (st.kernel == "write") probe_write<<<kCtas, kThreads>>>(target, n);
     // n counts 16-byte elements: one-sector stores (8 per sector) are 4 n.
     if (st.kernel == "scatter") {
-      partial_kernels::probe_scatter<<<kCtas, kThreads>>>(reinterpret_cast<float*>(target), n * 4, 8);
+      float* p = reinterpret_cast<float*>(target);
+      partial_kernels::probe_scatter<<<kCtas, kThreads>>>(p, n * 4, 8);
     }
   });
   return 0;
