@@ -11,6 +11,9 @@
 //               (its own C tile): the same lines for all, so where its lines sit cannot matter;
 //   wave6       m = 1056, n = 768: 792 CTAs, 6 a SM;
 //   wave3       m = 1056, n = 384: 396 CTAs, 3 a SM;
+//   wave3_mixed m = 704, n = 576: 396 CTAs of 18 columns, so that CTAs 132 apart (an SM's, if
+//               the distributor repeats its order) read different columns of B;
+//   wave6_mixed m = 704, n = 1152: 792 CTAs of 36 columns, likewise;
 //   wave12_progress as wave12, with lane 0 also storing %globaltimer after every 512 of k (the
 //               twin's body with a checkpoint; p512, p1024, p1536): whether a CTA's pace is set
 //               from its start (a priority) or drifts (a random walk).
@@ -102,6 +105,8 @@ int main(int argc, char** argv) {
                             {"wave12_same", 1056, 1536, 1, false},
                             {"wave6", 1056, 768, 0, false},
                             {"wave3", 1056, 384, 0, false},
+                            {"wave3_mixed", 704, 576, 0, false},
+                            {"wave6_mixed", 704, 1152, 0, false},
                             {"wave12_progress", 1056, 1536, 0, true}};
   const size_t max_mn = 2048;
   __nv_bfloat16 *a = nullptr, *b = nullptr;
