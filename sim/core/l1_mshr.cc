@@ -7,13 +7,23 @@
 
 namespace warpsim::core {
 
-L1MshrTable::L1MshrTable(int entries, int merge_slots, int max_sectors)
-    : merge_slots_(merge_slots),
-      max_sectors_(max_sectors),
-      entries_(static_cast<std::size_t>(entries)),
-      waiters_(static_cast<std::size_t>(entries) * static_cast<std::size_t>(merge_slots)) {
-  if (entries < 1 || merge_slots < 1) {
-    throw InputError("sm_memory.l1_mshr_entries and l1_mshr_merge_slots: expected at least 1");
+int L1MshrTable::waiter_pool(int entries, int merge_slots, int waiters) {
+  if (waiters > 0) return waiters;
+  return entries * (merge_slots > 0 ? merge_slots : 8);
+}
+
+L1MshrTable::L1MshrTable(int entries, int merge_slots, int max_sectors, int waiters)
+    : merge_slots_(merge_slots), max_sectors_(max_sectors) {
+  if (entries < 1 || merge_slots < 0 || waiters < 0) {
+    throw InputError(
+        "sm_memory.l1_mshr_entries: expected at least 1; l1_mshr_merge_slots and "
+        "l1_mshr_waiters: expected 0 or more");
+  }
+  entries_.resize(static_cast<std::size_t>(entries));
+  pool_.resize(static_cast<std::size_t>(waiter_pool(entries, merge_slots, waiters)));
+  for (std::size_t i = pool_.size(); i > 0; --i) {
+    pool_[i - 1].next = free_waiter_;
+    free_waiter_ = static_cast<int>(i - 1);
   }
   if (max_sectors < 0 || (max_sectors > 0 && max_sectors < 4)) {
     throw InputError("l1.max_sectors_in_flight: expected 0 (no limit) or at least 4 (one line)");
@@ -49,7 +59,7 @@ int L1MshrTable::allocate(std::uint64_t line_address, bool mergeable) {
   word &= word - 1;
   --free_count_;
   Entry& e = entries_[index(entry)];
-  e = Entry{line_address, 0, 0, true, mergeable};
+  e = Entry{line_address, 0, kNone, kNone, 0, true, mergeable};
   if (mergeable) {
     std::size_t slot = home(line_address);
     while (slots_[slot] != kNone) slot = (slot + 1) & slot_mask_;
@@ -60,15 +70,31 @@ int L1MshrTable::allocate(std::uint64_t line_address, bool mergeable) {
 
 void L1MshrTable::add_waiter(int entry, std::uint32_t op, std::uint8_t sectors) {
   Entry& e = entries_[index(entry)];
-  if (e.waiters >= merge_slots_) throw InternalError("L1 MSHR entry has no free merge slot");
-  waiters_[index(entry) * static_cast<std::size_t>(merge_slots_) +
-           static_cast<std::size_t>(e.waiters)] = Waiter{op, sectors};
+  if ((merge_slots_ > 0 && e.waiters >= merge_slots_) || free_waiter_ == kNone) {
+    throw InternalError("L1 MSHR entry has no free merge slot");
+  }
+  const int node = free_waiter_;
+  free_waiter_ = pool_[index(node)].next;
+  pool_[index(node)] = Waiter{op, sectors, kNone};
+  if (e.tail == kNone) {
+    e.head = node;
+  } else {
+    pool_[index(e.tail)].next = node;
+  }
+  e.tail = node;
   ++e.waiters;
 }
 
 void L1MshrTable::release(int entry) {
   Entry& e = entries_[index(entry)];
   if (e.indexed) unindex(entry);
+  // Waiters left on a released entry (none in the LSU's use) go back to the pool.
+  for (int node = e.head; node != kNone;) {
+    const int next = pool_[index(node)].next;
+    pool_[index(node)].next = free_waiter_;
+    free_waiter_ = node;
+    node = next;
+  }
   e = Entry{};
   // The lowest free entry is reused first (deterministic ids).
   const std::size_t w = index(entry) / 64;

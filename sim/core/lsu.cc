@@ -27,15 +27,14 @@ Lsu::Lsu(const SmMemoryConfig& config, SmMemoryCounters& counters, SmMemoryCompl
       data_path_(data_path),
       lines_(CoalescerConfig{config.l1_line_bytes, config.l1_sector_bytes}),
       l1_(config, 0),
-      mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots, config.l1_max_sectors_in_flight),
+      mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots, config.l1_max_sectors_in_flight,
+             config.l1_mshr_waiters),
       queues_(static_cast<std::size_t>(config.sub_partitions)) {
   for (Queue& queue : queues_) {
     queue.slots.resize(static_cast<std::size_t>(config.lsu_queue_depth_per_smsp));
   }
-  // Every op past the queue waits on at least one merge slot, plus the one in the tag stage.
-  const std::size_t op_slots = static_cast<std::size_t>(config.l1_mshr_entries) *
-                                   static_cast<std::size_t>(config.l1_mshr_merge_slots) +
-                               1;
+  // Every op past the queue holds at least one waiter record, plus the one in the tag stage.
+  const std::size_t op_slots = static_cast<std::size_t>(mshrs_.waiter_capacity()) + 1;
   ops_.resize(op_slots);
   free_ops_.reserve(op_slots);
   for (std::size_t i = op_slots; i > 0; --i) free_ops_.push_back(static_cast<std::uint32_t>(i - 1));

@@ -54,7 +54,8 @@ void SmMemoryConfig::validate() const {
   require_range(l1_tag_sectors_per_cycle, "l1_tag_sectors_per_cycle", 1, 64);
   require_range(l1_tag_lines_per_cycle, "l1_tag_lines_per_cycle", 0, 64);
   require_range(l1_mshr_entries, "l1_mshr_entries", 1, 65536);
-  require_range(l1_mshr_merge_slots, "l1_mshr_merge_slots", 1, 255);
+  require_range(l1_mshr_merge_slots, "l1_mshr_merge_slots", 0, 65536);
+  require_range(l1_mshr_waiters, "l1_mshr_waiters", 0, 1 << 20);
   require(l1_max_sectors_in_flight == 0 || l1_max_sectors_in_flight >= 4,
           "l1_max_sectors_in_flight", "0 (no limit) or at least 4 (one line)",
           l1_max_sectors_in_flight);

@@ -93,8 +93,12 @@ struct SmMemoryConfig {
   bool l1_load_data_uses_shared_path = false;
   /// Miss status holding registers: lines (or atomic requests) in flight at once (assumed).
   int l1_mshr_entries = 256;
-  /// Instructions that may wait on one MSHR entry (its first included) (assumed).
+  /// Instructions that may wait on one MSHR entry (its first included); 0: no cap per entry
+  /// (assumed for presets that do not measure it).
   int l1_mshr_merge_slots = 8;
+  /// Waiter records all MSHR entries share; 0: l1_mshr_merge_slots per entry, or 8 per entry
+  /// without a cap (L1MshrTable::waiter_pool).
+  int l1_mshr_waiters = 0;
   /// Sectors the L1 may await from memory at once over all MSHR entries; 0: no limit.
   int l1_max_sectors_in_flight = 0;
 

@@ -216,6 +216,8 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   m.l1_replacement_candidates = l1.replacement_candidates();
   if (l1.has_hit_latency_cycles()) m.l1_hit_latency_cycles = static_cast<int>(l1.hit_latency_cycles());
   if (l1.has_mshrs()) m.l1_mshr_entries = static_cast<int>(l1.mshrs());
+  if (l1.has_mshr_merge_slots()) m.l1_mshr_merge_slots = static_cast<int>(l1.mshr_merge_slots());
+  if (l1.has_mshr_waiters()) m.l1_mshr_waiters = static_cast<int>(l1.mshr_waiters());
   if (l1.has_max_sectors_in_flight()) {
     m.l1_max_sectors_in_flight = static_cast<int>(l1.max_sectors_in_flight());
   }

@@ -48,6 +48,50 @@ TEST(CoreL1Mshr, AtomicEntriesAreNotFoundAndTheTableFills) {
   EXPECT_THROW(L1MshrTable(0, 1), InputError);
 }
 
+TEST(CoreL1Mshr, WithoutACapOneEntryTakesThePoolAndFillsInJoiningOrder) {
+  // Two entries, no cap per entry, a pool of 5 records.
+  L1MshrTable table(2, 0, 0, 5);
+  EXPECT_EQ(table.waiter_capacity(), 5);
+  const int a = table.allocate(0x1000, true);
+  table.add_in_flight(a, 0x3);
+  for (std::uint32_t op = 0; op < 4; ++op) {
+    ASSERT_TRUE(table.can_merge(a));
+    table.add_waiter(a, op, op % 2 == 0 ? 0x1 : 0x3);
+  }
+  EXPECT_EQ(table.waiter_count(a), 4);
+  // One record left: the other entry may take it, then neither can merge or allocate.
+  EXPECT_TRUE(table.has_free());
+  const int b = table.allocate(0x2000, true);
+  table.add_in_flight(b, 0x1);
+  table.add_waiter(b, 9, 0x1);
+  EXPECT_FALSE(table.can_merge(a));
+  EXPECT_FALSE(table.can_merge(b));
+  EXPECT_THROW(table.add_waiter(a, 10, 0x1), InternalError);
+  std::vector<std::uint32_t> done;
+  table.fill(a, 0x1, [&](std::uint32_t op) { done.push_back(op); });
+  EXPECT_EQ(done, (std::vector<std::uint32_t>{0, 2}));
+  EXPECT_EQ(table.waiter_count(a), 2);
+  // The two freed records are usable again, by either entry.
+  EXPECT_TRUE(table.can_merge(b));
+  table.add_waiter(a, 11, 0x2);
+  table.fill(a, 0x2, [&](std::uint32_t op) { done.push_back(op); });
+  EXPECT_EQ(done, (std::vector<std::uint32_t>{0, 2, 1, 3, 11}));
+  EXPECT_FALSE(table.in_use(a));
+  table.fill(b, 0x1, [&](std::uint32_t op) { done.push_back(op); });
+  EXPECT_EQ(done.back(), 9u);
+  EXPECT_EQ(table.used_count(), 0);
+  EXPECT_TRUE(table.can_merge(table.allocate(0x3000, true)));
+}
+
+TEST(CoreL1Mshr, ThePoolDefaultsToTheCapPerEntryOrEightWithoutOne) {
+  EXPECT_EQ(L1MshrTable(16, 4).waiter_capacity(), 64);
+  EXPECT_EQ(L1MshrTable(16, 0).waiter_capacity(), 128);
+  EXPECT_EQ(L1MshrTable(16, 4, 0, 7).waiter_capacity(), 7);
+  EXPECT_EQ(L1MshrTable::waiter_pool(16, 0, 0), 128);
+  EXPECT_THROW(L1MshrTable(2, -1), InputError);
+  EXPECT_THROW(L1MshrTable(2, 1, 0, -1), InputError);
+}
+
 TEST(CoreL1Mshr, TheSectorBudgetCountsSectorsInFlightOverAllEntries) {
   L1MshrTable table(8, 2, 6);
   EXPECT_TRUE(table.has_sector_room(6));
