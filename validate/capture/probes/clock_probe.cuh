@@ -1,9 +1,9 @@
 // Shared by the probes that time a loop from inside a kernel with clock64 (barrier.cu, branch.cu,
 // branch_align.cu, data_array.cu, lds_rate.cu, mufu_rate.cu, mio_order.cu, lrc_pair.cu,
-// lrc_crowd.cu, sm_partition.cu, flash_steps.cu, lsu_slots.cu): the launch-and-read-back loop,
-// the dependent FFMA chain the branch probes run, a clock64 stamp, a 32-bit L1-cached global load
-// and a 32-bit shared load that the compiler keeps in place, the %globaltimer and %smid registers
-// and one MUFU.EX2.
+// lrc_crowd.cu, sm_partition.cu, flash_steps.cu, lsu_slots.cu, lsu_miss_slots.cu, l1_merge.cu):
+// the launch-and-read-back loop, the dependent FFMA chain the branch probes run, a clock64 stamp,
+// 32-bit global loads cached in the L1 or in the L2 only and a 32-bit shared load that the
+// compiler keeps in place, the %globaltimer and %smid registers and one MUFU.EX2.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -42,6 +42,14 @@ __device__ __forceinline__ long long stamp() {
 __device__ __forceinline__ float load_ca(const float* p) {
   float v;
   asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+
+// One 32-bit global load cached in the L2 only (ld.global.cg), kept in order with the memory
+// operations around it.
+__device__ __forceinline__ float load_cg(const float* p) {
+  float v;
+  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
   return v;
 }
 

@@ -29,12 +29,6 @@ constexpr int kMaxWarps = 32;
 constexpr int kLinesPerRound = 1 + kMaxWarps;
 constexpr size_t kBufferLines = size_t{kRounds} * kLinesPerRound;
 
-__device__ __forceinline__ float load_cg(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-  return v;
-}
-
 // Every CTA reads every sector (one word of each per thread), so that both L2 partitions hold a
 // copy of every line.
 __global__ void warm_l2(const float* __restrict__ buf, float* sink) {

@@ -12,11 +12,10 @@ second among them, as ptxas placed it, an FADD that reads the own line (the prob
 of it), a stamp, an FADD of the shared loads, a stamp. The stamps are the CS2R's issue cycles at
 the preset's SM clock."""
 import argparse
-import collections
-import json
 import os
-import subprocess
 import tempfile
+
+from probe_trace import cs2r_stamps
 
 BASE = 0x7F0000000000
 ROUNDS, MAX_WARPS = 8, 32
@@ -93,23 +92,6 @@ def write(out, warps, shared_loads):
         f.write("#END_TB\n\n")
 
 
-def stamps(warpsim, trace_dir, extra):
-    """Each warp's CS2R issue cycles (the probe kernel has the only CS2R)."""
-    with tempfile.NamedTemporaryFile(suffix=".json") as tl, \
-         tempfile.NamedTemporaryFile(suffix=".json") as js:
-        subprocess.run([warpsim, "run", "--trace", os.path.join(trace_dir, "kernelslist.g"),
-                        "--set", "launch.cache_start=WARM", "--timeline", tl.name,
-                        "--json", js.name, "--quiet"] + extra, check=True,
-                       stdout=subprocess.DEVNULL)
-        ghz = json.load(open(js.name))["arch"]["config"]["clocks"]["sm_mhz"] / 1000.0
-        events = json.load(open(tl.name))["traceEvents"]
-    by_warp = collections.defaultdict(list)
-    for e in events:
-        if e.get("cat") == "issue" and e.get("ph") == "X" and e["name"] == "CS2R":
-            by_warp[(e["pid"], e["tid"])].append(round(e["ts"] * 1000 * ghz))
-    return [sorted(t) for _, t in sorted(by_warp.items())]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warpsim")
@@ -123,7 +105,7 @@ def main():
             for warps in WARPS:
                 d = os.path.join(t, f"{p}_{warps}")
                 write(d, warps, p)
-                for w, s in enumerate(stamps(args.warpsim, d, extra)):
+                for w, s in enumerate(cs2r_stamps(args.warpsim, d, ["--set", "launch.cache_start=WARM"] + extra)):
                     for r in range(ROUNDS):
                         t0, t1, t2 = s[3 * r: 3 * r + 3]
                         print(f"{p}\t{warps}\t{r}\t{w}\t{t1 - t0}\t{t2 - t0}")

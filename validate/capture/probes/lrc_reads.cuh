@@ -4,16 +4,10 @@
 #pragma once
 
 #include "../../../workloads/cuda/twins.cuh"  // TWIN_CHECK
-#include "clock_probe.cuh"                      // global_ns, stamp
+#include "clock_probe.cuh"                      // global_ns, stamp, load_cg
 
 constexpr int kLines = 512;
 constexpr int kInFlight = 8;
-
-__device__ __forceinline__ float load_cg(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-  return v;
-}
 
 // Reads the kLines lines of `buf`, kInFlight at a time; returns the sum (waits for the results).
 __device__ __forceinline__ float read_lines(const float* buf, int lane) {

@@ -30,12 +30,6 @@ constexpr int kMaxLines = 32;
 // Lines the probe reads at most: every warp's 32 loads of 32 lines (1.5 MB).
 constexpr size_t kBufferLines = size_t{kMaxWarps} * kAccesses * kMaxLines;
 
-__device__ __forceinline__ float load_cg(const float* p) {
-  float v;
-  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-  return v;
-}
-
 // Puts the buffer into the L2 without the L1: one word of each line.
 __global__ void warm_l2(const float* __restrict__ buf, float* sink) {
   float acc = 0;

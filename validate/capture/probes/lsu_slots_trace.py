@@ -13,12 +13,11 @@ probe_store_address: warp 0 stamps, then 64 times a store (ptxas folded the adds
 offsets) and a stamp; the other warps load 32 lines 64 times. The stamps are the CS2R's issue
 cycles, counted from the first (the SM clock of the preset)."""
 import argparse
-import collections
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from probe_trace import cs2r_stamps
 
 BASE, DST = 0x7F0000000000, 0x7F0000100000
 ACCESSES = 64
@@ -94,21 +93,6 @@ def write(out, name, warps, lines_of):
         f.write("#END_TB\n\n")
 
 
-def stamps(warpsim, trace_dir, extra):
-    with tempfile.NamedTemporaryFile(suffix=".json") as tl, \
-         tempfile.NamedTemporaryFile(suffix=".json") as js:
-        subprocess.run([warpsim, "run", "--trace", os.path.join(trace_dir, "kernelslist.g"),
-                        "--arch", "h200", "--timeline", tl.name, "--json", js.name, "--quiet"]
-                       + extra, check=True, stdout=subprocess.DEVNULL)
-        ghz = json.load(open(js.name))["arch"]["config"]["clocks"]["sm_mhz"] / 1000.0
-        events = json.load(open(tl.name))["traceEvents"]
-    by_warp = collections.defaultdict(list)
-    for e in events:
-        if e.get("cat") == "issue" and e.get("ph") == "X" and e["name"] == "CS2R":
-            by_warp[e["tid"]].append(round(e["ts"] * 1000 * ghz))
-    return [sorted(t) for _, t in sorted(by_warp.items())]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warpsim")
@@ -125,7 +109,7 @@ def main():
                 write(d, f"probe_loads_{n}", warps, lambda _w, n=n: load_warp(n))
             else:
                 write(d, "probe_store_address", warps, lambda w: store_warp(w == 0))
-            for w, t_w in enumerate(stamps(args.warpsim, d, extra)):
+            for w, t_w in enumerate(cs2r_stamps(args.warpsim, d, ["--arch", "h200"] + extra)):
                 if kernel == "store_address" and w > 0:
                     break
                 for i in range(ACCESSES):

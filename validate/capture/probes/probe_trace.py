@@ -2,8 +2,10 @@
 CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp reading its thread index
 (two S2R), then per loop iteration the probe's memory instructions and the loop's IADD3 / ISETP /
 BRA, then EXIT. write_launch puts one such kernel in a directory of its own, and simulate runs a
-launch's trace on the simulator, for the probes' *_compare.py scripts.
+launch's trace on the simulator, for the probes' *_compare.py scripts. cs2r_stamps runs a trace
+with a timeline and returns each warp's clock stamps (lsu_slots_trace.py, l1_merge_trace.py).
 """
+import collections
 import json
 import os
 import subprocess
@@ -59,3 +61,23 @@ def simulate(warpsim, trace_script, launch, extra):
                             "--arch", "h200", "--json", out.name, "--quiet"] + extra,
                            check=True, stdout=subprocess.DEVNULL)
             return json.load(open(out.name))["kernels"][0]["metrics"]
+
+
+def cs2r_stamps(warpsim, trace_dir, run_args):
+    """Runs OUT_DIR/kernelslist.g of `trace_dir` on the simulator with a timeline (`run_args`: the
+    --arch and --set arguments) and returns each warp's CS2R issue cycles at the preset's SM
+    clock, one sorted list per warp in (SM, warp slot) order: the clock stamps of the probes that
+    time themselves with clock64."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as tl, \
+         tempfile.NamedTemporaryFile(suffix=".json") as js:
+        subprocess.run([warpsim, "run", "--trace", os.path.join(trace_dir, "kernelslist.g"),
+                        "--timeline", tl.name, "--json", js.name, "--quiet"] + run_args,
+                       check=True, stdout=subprocess.DEVNULL)
+        ghz = json.load(open(js.name))["arch"]["config"]["clocks"]["sm_mhz"] / 1000.0
+        events = json.load(open(tl.name))["traceEvents"]
+    by_warp = collections.defaultdict(list)
+    for e in events:
+        if e.get("cat") == "issue" and e.get("ph") == "X" and e["name"] == "CS2R":
+            by_warp[(e["pid"], e["tid"])].append(round(e["ts"] * 1000 * ghz))
+    return [sorted(t) for _, t in sorted(by_warp.items())]
+
