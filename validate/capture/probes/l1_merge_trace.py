@@ -11,11 +11,10 @@ loads of the round's shared line (lane l reading word l) with the load of the wa
 second among them, as ptxas placed it, an FADD that reads the own line (the probe's shared store
 of it), a stamp, an FADD of the shared loads, a stamp. The stamps are the CS2R's issue cycles at
 the preset's SM clock."""
-import argparse
 import os
 import tempfile
 
-from probe_trace import cs2r_stamps
+from probe_trace import cs2r_stamps, warpsim_args
 
 BASE = 0x7F0000000000
 ROUNDS, MAX_WARPS = 8, 32
@@ -93,19 +92,15 @@ def write(out, warps, shared_loads):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warpsim")
-    parser.add_argument("--arch", default="h200")
-    parser.add_argument("--set", action="append", default=[])
-    args = parser.parse_args()
-    extra = ["--arch", args.arch] + [x for s in args.set for x in ("--set", s)]
+    warpsim, extra = warpsim_args(__doc__.splitlines()[0], "h200")
     print("shared_loads\twarps\tround\twarp\town\tshared")
     with tempfile.TemporaryDirectory() as t:
         for p in SHARED_LOADS:
             for warps in WARPS:
                 d = os.path.join(t, f"{p}_{warps}")
                 write(d, warps, p)
-                for w, s in enumerate(cs2r_stamps(args.warpsim, d, ["--set", "launch.cache_start=WARM"] + extra)):
+                warm = ["--set", "launch.cache_start=WARM"]
+                for w, s in enumerate(cs2r_stamps(warpsim, d, warm + extra)):
                     for r in range(ROUNDS):
                         t0, t1, t2 = s[3 * r: 3 * r + 3]
                         print(f"{p}\t{warps}\t{r}\t{w}\t{t1 - t0}\t{t2 - t0}")

@@ -3,8 +3,10 @@ CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp reading
 (two S2R), then per loop iteration the probe's memory instructions and the loop's IADD3 / ISETP /
 BRA, then EXIT. write_launch puts one such kernel in a directory of its own, and simulate runs a
 launch's trace on the simulator, for the probes' *_compare.py scripts. cs2r_stamps runs a trace
-with a timeline and returns each warp's clock stamps (lsu_slots_trace.py, l1_merge_trace.py).
+with a timeline and returns each warp's clock stamps (lsu_slots_trace.py, l1_merge_trace.py,
+sector_walk_trace.py); warpsim_args parses such a script's WARPSIM, --arch and --set.
 """
+import argparse
 import collections
 import json
 import os
@@ -80,4 +82,15 @@ def cs2r_stamps(warpsim, trace_dir, run_args):
         if e.get("cat") == "issue" and e.get("ph") == "X" and e["name"] == "CS2R":
             by_warp[(e["pid"], e["tid"])].append(round(e["ts"] * 1000 * ghz))
     return [sorted(t) for _, t in sorted(by_warp.items())]
+
+
+def warpsim_args(description, default_arch):
+    """Parses a trace script's command line (WARPSIM [--arch A] [--set path=value ...]) and returns
+    the warpsim binary and the --arch / --set arguments for its runs."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("warpsim")
+    parser.add_argument("--arch", default=default_arch)
+    parser.add_argument("--set", action="append", default=[])
+    args = parser.parse_args()
+    return args.warpsim, ["--arch", args.arch] + [x for s in args.set for x in ("--set", s)]
 

@@ -4,11 +4,10 @@ turn from an empty L2 (lines 4 KB apart or consecutive), each load followed by i
 clock stamp, written as an Accel-Sim trace; prints the cycles of each load in sector_walk.tsv's
 format:
     sector_walk_trace.py WARPSIM [--arch h100_sxm] [--set path=value ...] > model.tsv"""
-import argparse
 import os
 import tempfile
 
-from probe_trace import cs2r_stamps
+from probe_trace import cs2r_stamps, warpsim_args
 
 BASE, LINES = 0x7F0000000000, 64
 HEADER = ("-kernel name = walk\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
@@ -39,18 +38,13 @@ def write(out, line_bytes):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warpsim")
-    parser.add_argument("--arch", default="h100_sxm")
-    parser.add_argument("--set", action="append", default=[])
-    args = parser.parse_args()
-    run_args = ["--arch", args.arch] + [x for s in args.set for x in ("--set", s)]
+    warpsim, run_args = warpsim_args(__doc__.splitlines()[0], "h100_sxm")
     print("layout\tline\tsector\tcycles")
     with tempfile.TemporaryDirectory() as t:
         for layout, line_bytes in (("4KB_apart", 4096), ("consecutive", 128)):
             d = os.path.join(t, layout)
             write(d, line_bytes)
-            stamps = cs2r_stamps(args.warpsim, d, run_args)[0]
+            stamps = cs2r_stamps(warpsim, d, run_args)[0]
             for i in range(LINES * 4):
                 print(f"{layout}\t{i // 4}\t{i % 4}\t{stamps[2 * i + 1] - stamps[2 * i]}")
 
