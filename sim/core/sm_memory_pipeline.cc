@@ -53,9 +53,7 @@ SmMemoryPipeline::SmMemoryPipeline(const SmMemoryConfig& config, const SmMemoryP
   // Every queued or waiting instruction has at most one pending completion.
   completions_.reserve(static_cast<std::size_t>(config_.mio_queue_depth_per_sm) +
                        static_cast<std::size_t>(config_.lsu_queue_depth_per_sm) +
-                       static_cast<std::size_t>(L1MshrTable::waiter_pool(
-                           config_.l1_mshr_entries, config_.l1_mshr_merge_slots,
-                           config_.l1_mshr_waiters)) +
+                       static_cast<std::size_t>(lsu_.mshrs().waiter_capacity()) +
                        64);
 }
 
