@@ -10,8 +10,8 @@
 namespace warpsim::core {
 namespace {
 
-// Ids of requests whose response only acknowledges (writes, reductions); other ids are MSHR
-// entries.
+// Ids of requests whose response only acknowledges (writes, reductions), with the warp slot in
+// the low bits; other ids are MSHR entries.
 constexpr std::uint64_t kAckId = std::uint64_t{1} << 63;
 
 int popcount8(std::uint8_t mask) { return static_cast<int>(traces::popcount(mask)); }
@@ -29,7 +29,8 @@ Lsu::Lsu(const SmMemoryConfig& config, SmMemoryCounters& counters, SmMemoryCompl
       l1_(config, 0),
       mshrs_(config.l1_mshr_entries, config.l1_mshr_merge_slots, config.l1_max_sectors_in_flight,
              config.l1_mshr_waiters),
-      queues_(static_cast<std::size_t>(config.sub_partitions)) {
+      queues_(static_cast<std::size_t>(config.sub_partitions)),
+      writes_(static_cast<std::size_t>(config.warp_slots)) {
   for (Queue& queue : queues_) {
     queue.slots.resize(static_cast<std::size_t>(config.lsu_queue_depth_per_smsp));
   }
@@ -49,6 +50,10 @@ void Lsu::begin_kernel(std::uint64_t carveout_bytes) {
 
 void Lsu::issue(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, LsuKind kind,
                 LsuSpace space, const WarpAccess& access, engine::Cycle now) {
+  if (warp_slot >= writes_.size()) {
+    throw InternalError("LSU: warp slot " + std::to_string(warp_slot) + " beyond the SM's " +
+                        std::to_string(writes_.size()));
+  }
   Queue& queue = queues_[static_cast<std::size_t>(smsp)];
   const int depth = static_cast<int>(queue.slots.size());
   Request& request = queue.slots[static_cast<std::size_t>((queue.head + queue.size) % depth)];
@@ -205,7 +210,7 @@ bool Lsu::lookup(const Request& request, const LsuLine& line, engine::Cycle at) 
   }
   const auto sectors = static_cast<std::uint64_t>(popcount8(line.sectors));
   mem::MemRequest message{.line_address = line.line_address,
-                          .id = kAckId,
+                          .id = kAckId | request.warp_slot,
                           .source_sm = config_.sm_id,
                           .write_bytes = line.bytes,
                           .sector_mask = line.sectors,
@@ -241,6 +246,9 @@ bool Lsu::lookup(const Request& request, const LsuLine& line, engine::Cycle at) 
       break;
     case LsuKind::kLoad:
       break;
+  }
+  if (message.op == mem::MemOp::kWrite || message.op == mem::MemOp::kReduction) {
+    ++writes_[request.warp_slot].unacknowledged;
   }
   send(message, at);
   return true;
@@ -327,9 +335,30 @@ void Lsu::complete(std::uint32_t index) {
   free_ops_.push_back(index);
 }
 
+void Lsu::notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now) {
+  WarpWrites& w = writes_[warp_slot];
+  if (w.unacknowledged == 0) {
+    completions_.schedule_acknowledged(now, warp_slot);
+  } else {
+    w.notify = true;
+  }
+}
+
 void Lsu::on_response(const mem::MemResponse& response, engine::Cycle now) {
   ++counters_.responses;
-  if ((response.id & kAckId) != 0) return;
+  if ((response.id & kAckId) != 0) {
+    const auto slot = static_cast<std::uint32_t>(response.id & ~kAckId);
+    if (slot >= writes_.size() || writes_[slot].unacknowledged == 0) {
+      throw InternalError("LSU: acknowledgement for warp slot " + std::to_string(slot) +
+                          ", which has no write in flight");
+    }
+    WarpWrites& w = writes_[slot];
+    if (--w.unacknowledged == 0 && w.notify) {
+      w.notify = false;
+      completions_.schedule_acknowledged(now, slot);
+    }
+    return;
+  }
   const auto entry = static_cast<int>(response.id);
   if (response.id >= static_cast<std::uint64_t>(mshrs_.capacity()) || !mshrs_.in_use(entry) ||
       mshrs_.line_address(entry) != response.line_address ||

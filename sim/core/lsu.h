@@ -18,7 +18,9 @@
 //    after issue, plus the tag-stage cycles before the line's lookup.
 //  - store: one write-through request per line with its sectors and exact byte count; the line is
 //    installed in the L1 with the stored sectors (l1_cache.h); the instruction completes (has left
-//    the SM) the cycle after its last request is sent.
+//    the SM) the cycle after its last request is sent. The memory system acknowledges each write
+//    request (and each reduction); the LSU counts every warp's writes not yet acknowledged, which
+//    a GPU-scope fence waits for (unacknowledged_writes, notify_acknowledged).
 //  - atomic: one request per line to the L2, each holding an unmergeable MSHR entry; completes
 //    when every response has arrived (+ l1_fill_latency_cycles). Reduction: like a store.
 // Every completion lies at least one cycle after the instruction's issue.
@@ -92,6 +94,14 @@ class Lsu {
   /// True when no instruction is queued, in the tag stage or waiting for memory.
   bool idle() const { return queued_ == 0 && free_ops_.size() == ops_.size(); }
 
+  /// Writes (store and reduction requests) of warp `warp_slot` sent and not yet acknowledged.
+  std::uint32_t unacknowledged_writes(std::uint32_t warp_slot) const {
+    return writes_[warp_slot].unacknowledged;
+  }
+  /// Schedules an acknowledgement notice (SmMemoryCompletions::schedule_acknowledged) for warp
+  /// `warp_slot` once its writes are all acknowledged: at `now` if they are already.
+  void notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now);
+
   /// The L1 tags of the current kernel.
   const L1Cache& l1() const { return l1_; }
   /// The MSHR table.
@@ -114,6 +124,11 @@ class Lsu {
     int size = 0;
     Request& front() { return slots[static_cast<std::size_t>(head)]; }
     const Request& front() const { return slots[static_cast<std::size_t>(head)]; }
+  };
+  // A warp slot's writes in flight to the memory system.
+  struct WarpWrites {
+    std::uint32_t unacknowledged = 0;
+    bool notify = false;  // an acknowledgement notice is owed when the count reaches zero
   };
   // An instruction past the queue that has not completed.
   struct Op {
@@ -149,6 +164,7 @@ class Lsu {
   int round_robin_ = 0;
   std::vector<Op> ops_;
   std::vector<std::uint32_t> free_ops_;
+  std::vector<WarpWrites> writes_;  // by warp slot
   // Tag stage.
   int stage_queue_ = -1;          // sub-partition whose head is in the stage, or -1
   std::uint32_t stage_op_ = 0;    // its Op

@@ -40,6 +40,12 @@ class CompletionSink {
   /// The op `op_id` of warp `warp_slot` finished at cycle `at` (≥ the current cycle): its
   /// destination registers are written, or, for stores and reductions, it has left the SM.
   virtual void complete(std::uint32_t warp_slot, std::uint32_t op_id, engine::Cycle at) = 0;
+  /// Every write (store, reduction) of warp `warp_slot` has been acknowledged by the memory
+  /// system at cycle `at`, as asked for by MemoryPipeline::notify_acknowledged.
+  virtual void acknowledged(std::uint32_t warp_slot, engine::Cycle at) {
+    (void)warp_slot;
+    (void)at;
+  }
 };
 
 /// Why the pipeline refused an instruction this cycle (the core charges the matching stall).
@@ -78,6 +84,18 @@ class MemoryPipeline {
   /// Hints that advance() comes soon: the pipeline may start loading its state (no effect on
   /// results).
   virtual void prefetch() const {}
+  /// Writes (stores, reductions) of warp `warp_slot` that have left the SM and that the memory
+  /// system has not yet acknowledged: what a GPU-scope fence waits for.
+  virtual std::uint32_t unacknowledged_writes(std::uint32_t warp_slot) const {
+    (void)warp_slot;
+    return 0;
+  }
+  /// Asks at cycle `now` for CompletionSink::acknowledged once warp `warp_slot` has no
+  /// unacknowledged write (from `now` on).
+  virtual void notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now) {
+    (void)warp_slot;
+    (void)now;
+  }
 };
 
 }  // namespace warpsim::core

@@ -127,6 +127,8 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
     case arch::CONTROL:
       if (base == "MEMBAR") {
         d.kind = ExecKind::kMembar;
+      } else if (base == "ERRBAR") {
+        d.kind = ExecKind::kErrbar;
       } else if (base == "NANOSLEEP" || base == "s_sleep") {
         d.kind = ExecKind::kNanosleep;
       } else if (base == "WARPGROUP" && contains(name, ".DEPBAR")) {

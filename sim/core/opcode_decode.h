@@ -31,6 +31,7 @@ enum class ExecKind : std::uint8_t {
   kBarrierArrive,  ///< BAR.ARV: arrive without waiting.
   kExit,           ///< EXIT / KILL.
   kMembar,         ///< MEMBAR / FENCE: wait for the warp's memory operations.
+  kErrbar,         ///< ERRBAR: wait until the memory system acknowledged the warp's writes.
   kNanosleep,      ///< NANOSLEEP: sleep for the immediate's cycles.
   kWarpgroupWait,  ///< WARPGROUP.DEPBAR: wait for committed wgmma groups.
   kAsyncCommit,    ///< LDGDEPBAR: close a group of asynchronous copies.

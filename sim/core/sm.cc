@@ -137,6 +137,13 @@ void Sm::complete(std::uint32_t warp_slot, std::uint32_t op_id, Cycle at) {
   wake(w, static_cast<int>(warp_slot), at);
 }
 
+void Sm::acknowledged(std::uint32_t warp_slot, Cycle at) {
+  // A warp that left since it asked has nothing to wake.
+  if (warp_slot < warps_.size() && warps_[warp_slot].resident) {
+    wake(warps_[warp_slot], static_cast<int>(warp_slot), at);
+  }
+}
+
 void Sm::wake_throttled(Cycle now) {
   // A queue that has room takes the warp of its sub-partition that has waited longest for it (the
   // H200's LSU and MIO queues admit the warps they refused in turn, validate/reference/h200/

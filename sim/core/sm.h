@@ -131,6 +131,7 @@ class Sm final : public engine::Component, private CompletionSink {
  private:
   // CompletionSink.
   void complete(std::uint32_t warp_slot, std::uint32_t op_id, engine::Cycle at) override;
+  void acknowledged(std::uint32_t warp_slot, engine::Cycle at) override;
 
   // sm.cc: residency and accounting.
   void account(engine::Cycle cycle);

@@ -277,9 +277,18 @@ bool Sm::dependences_clear(Warp& w, int slot, const traces::WarpInstruction& ins
                            const OpcodeDecode& d, Cycle now) {
   switch (d.kind) {
     case ExecKind::kMembar:
+    case ExecKind::kErrbar:
       if (w.outstanding_memory > 0 || w.memory_done_at > now) {
         return block(w, slot, now, StallReason::kMembar,
                      w.outstanding_memory > 0 ? kSleep : w.memory_done_at);
+      }
+      // The fence that MEMBAR.SC.GPU opens is closed by the ERRBAR after it: the H200 charges a
+      // __threadfence()'s wait there (validate/reference/h200/foreign2, at::reduce_kernel), for
+      // the warp's writes to be acknowledged.
+      if (d.kind == ExecKind::kErrbar &&
+          pipeline_->unacknowledged_writes(static_cast<std::uint32_t>(slot)) > 0) {
+        pipeline_->notify_acknowledged(static_cast<std::uint32_t>(slot), now);
+        return block(w, slot, now, StallReason::kMembar, kSleep);
       }
       break;
     case ExecKind::kWarpgroupWait:

@@ -1,6 +1,7 @@
 // The completion queue of an SM's memory pipeline: finished instructions ordered by the cycle at
 // which they finish (ties by the order they were scheduled), reported to the issue core through its
-// CompletionSink when that cycle comes. A binary heap over a vector reserved once, so scheduling
+// CompletionSink when that cycle comes, and likewise the news that a warp's writes are all
+// acknowledged. A binary heap over a vector reserved once, so scheduling
 // and delivering allocate nothing while the queue stays within its reserved size.
 #pragma once
 
@@ -22,7 +23,13 @@ class SmMemoryCompletions {
 
   /// Schedules the completion of op `op_id` of warp `warp_slot` at cycle `at`.
   void schedule(engine::Cycle at, std::uint32_t warp_slot, std::uint32_t op_id) {
-    heap_.push_back(Entry{at, sequence_++, warp_slot, op_id});
+    heap_.push_back(Entry{at, sequence_++, warp_slot, op_id, false});
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+  }
+
+  /// Schedules CompletionSink::acknowledged for warp `warp_slot` at cycle `at`.
+  void schedule_acknowledged(engine::Cycle at, std::uint32_t warp_slot) {
+    heap_.push_back(Entry{at, sequence_++, warp_slot, 0, true});
     std::push_heap(heap_.begin(), heap_.end(), Later{});
   }
 
@@ -34,7 +41,11 @@ class SmMemoryCompletions {
       std::pop_heap(heap_.begin(), heap_.end(), Later{});
       const Entry entry = heap_.back();
       heap_.pop_back();
-      sink.complete(entry.warp_slot, entry.op_id, now);
+      if (entry.acknowledged) {
+        sink.acknowledged(entry.warp_slot, now);
+      } else {
+        sink.complete(entry.warp_slot, entry.op_id, now);
+      }
       ++count;
     }
     return count;
@@ -53,6 +64,7 @@ class SmMemoryCompletions {
     std::uint64_t sequence = 0;
     std::uint32_t warp_slot = 0;
     std::uint32_t op_id = 0;
+    bool acknowledged = false;  // an acknowledgement notice, not a completion
   };
   // Heap order: the earliest (cycle, sequence) on top.
   struct Later {

@@ -26,6 +26,7 @@ void require_range(int value, const char* field, int low, int high) {
 void SmMemoryConfig::validate() const {
   constexpr int kBig = 1 << 20;
   require_range(sub_partitions, "sub_partitions", 1, 8);
+  require_range(warp_slots, "warp_slots", 1, 1024);
   require_range(mio_queue_depth_per_smsp, "mio_queue_depth_per_smsp", 1, 4096);
   require_range(mio_queue_depth_per_sm, "mio_queue_depth_per_sm", 1, 4096);
   require_range(shared_latency_cycles, "shared_latency_cycles", 1, kBig);

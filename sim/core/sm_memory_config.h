@@ -21,6 +21,8 @@ struct SmMemoryConfig {
   std::uint32_t sm_id = 0;
   /// Sub-partitions (SMSPs) feeding the pipeline, 1..8.
   int sub_partitions = 4;
+  /// Resident warp slots of the SM (the LSU counts each warp's unacknowledged writes), 1..1024.
+  int warp_slots = 64;
 
   // ---- MIO: shared memory, shuffles, constant loads ----
   /// Instructions one SMSP may have waiting for the MIO data path. Measured on the H200

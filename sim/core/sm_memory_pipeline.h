@@ -65,6 +65,12 @@ class SmMemoryPipeline final : public MemoryPipeline {
   engine::Cycle read_shared_operands(std::uint32_t bytes, engine::Cycle now) override {
     return mio_.read_operands(bytes, now);
   }
+  std::uint32_t unacknowledged_writes(std::uint32_t warp_slot) const override {
+    return lsu_.unacknowledged_writes(warp_slot);
+  }
+  void notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now) override {
+    lsu_.notify_acknowledged(warp_slot, now);
+  }
 
   /// The next cycle the pipeline needs (a start, a tag-stage cycle or a completion), or
   /// engine::kSleep when it waits only for responses or port credits.

@@ -186,6 +186,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   // The SM memory pipeline.
   core::SmMemoryConfig& m = g.sm_memory;
   m.sub_partitions = g.sm.limits.sub_partitions;
+  m.warp_slots = g.sm.limits.max_warps_per_sm;
   const auto& l1 = s.l1();
   const auto& sh = s.shared_memory();
   if (sh.has_latency_cycles()) m.shared_latency_cycles = static_cast<int>(sh.latency_cycles());

@@ -257,6 +257,25 @@ TEST(CoreLsu, AtomicsGoToTheL2AndReductionsCompleteWhenSent) {
   EXPECT_EQ(bench.counters().atomic_requests, 3u);
 }
 
+// A GPU-scope fence (ERRBAR) waits for the memory system to acknowledge the warp's writes: the
+// LSU counts them per warp slot and sends a notice when the last acknowledgement arrives.
+TEST(CoreLsu, WritesCountPerWarpUntilAcknowledgedAndTheLastBringsTheNotice) {
+  Bench bench;
+  bench.add(0, kStg, strided(0x1000, 8), 0xffffffffu, 1);  // two lines from warp slot 1
+  bench.add(2, kRedg, strided(0x3000, 4), 0xffffffffu, 1);
+  bench.add(2, kLdg, strided(0x5000, 4), 0xffffffffu, 2);  // a load counts for nothing
+  bench.sm().notify_at = {{10, 1}, {20, 2}};
+  bench.engine().run({.until = 50'000});
+  EXPECT_EQ(bench.pipeline().unacknowledged_writes(1), 3u);
+  EXPECT_EQ(bench.pipeline().unacknowledged_writes(2), 0u);
+  bench.run();
+  EXPECT_EQ(bench.pipeline().unacknowledged_writes(1), 0u);
+  // The reduction is sent in cycle 2, after the store's two lines: its acknowledgement is back
+  // kMiss later. Warp 2, with nothing in flight, hears with the pipeline's next advance.
+  using Notice = std::pair<std::uint32_t, engine::Cycle>;
+  EXPECT_EQ(bench.sm().acknowledgements, (std::vector<Notice>{{2, 21}, {1, 2 + kMiss}}));
+}
+
 TEST(CoreLsu, FullQueueRefusesTextureWithTexBackpressure) {
   SmMemoryConfig config;
   config.lsu_queue_depth_per_smsp = 1;

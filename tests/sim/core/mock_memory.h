@@ -90,8 +90,9 @@ struct Completion {
   engine::Cycle reported = 0;  // the cycle of the advance() call that reported it
 };
 
-/// A minimal SM: advances the pipeline, then issues its script in order, then sleeps until the
-/// pipeline's next cycle or the next scripted op; records completions and refusals.
+/// A minimal SM: advances the pipeline, then issues its script in order and asks for the
+/// acknowledgement notices due, then sleeps until the pipeline's next cycle or the next scripted
+/// op or request; records completions, notices and refusals.
 class ScriptedSm : public engine::Component, public CompletionSink {
  public:
   ScriptedSm(std::string name, const engine::ClockDomain& domain)
@@ -115,26 +116,43 @@ class ScriptedSm : public engine::Component, public CompletionSink {
       issued_at.push_back(now);
       ++next_;
     }
+    while (next_notify_ < notify_at.size() && notify_at[next_notify_].first <= now) {
+      pipeline->notify_acknowledged(notify_at[next_notify_++].second, now);
+    }
     note_progress();
     engine::Cycle next = pipeline->next_cycle();
     if (next_ < script.size()) next = std::min(next, std::max(script[next_].cycle, now + 1));
-    return next;
+    if (next_notify_ < notify_at.size()) {
+      next = std::min(next, std::max(notify_at[next_notify_].first, now + 1));
+    }
+    return std::max(next, now + 1);  // a notice asked for now comes with the next advance
   }
 
   void complete(std::uint32_t warp_slot, std::uint32_t op_id, engine::Cycle at) override {
     completions.push_back({warp_slot, op_id, at, now_});
   }
 
-  bool busy() const override { return next_ < script.size() || !pipeline->idle(); }
+  void acknowledged(std::uint32_t warp_slot, engine::Cycle at) override {
+    acknowledgements.emplace_back(warp_slot, at);
+  }
+
+  bool busy() const override {
+    return next_ < script.size() || next_notify_ < notify_at.size() || !pipeline->idle();
+  }
 
   std::vector<ScriptedOp> script;
   std::vector<engine::Cycle> issued_at;
   std::vector<Completion> completions;
   std::vector<std::pair<engine::Cycle, PipelineBackpressure>> refusals;
+  /// (cycle, warp slot): when to ask for a warp's acknowledgement notice, in cycle order.
+  std::vector<std::pair<engine::Cycle, std::uint32_t>> notify_at;
+  /// (warp slot, cycle) of every notice received.
+  std::vector<std::pair<std::uint32_t, engine::Cycle>> acknowledgements;
   std::unique_ptr<SmMemoryPipeline> pipeline;
 
  private:
   std::size_t next_ = 0;
+  std::size_t next_notify_ = 0;
   engine::Cycle now_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "arch/loader.h"
 #include "sim/gpu/gpu_config.h"
 #include "sim/gpu/timeline.h"
+#include "traces/builder.h"
 #include "traces/in_memory_source.h"
 #include "workloads/workload.h"
 
@@ -281,6 +282,35 @@ TEST(GpuSimulate, WarmCachesCarryTheL2FromOneKernelToTheNext) {
   // Carried state is deterministic across thread counts too.
   const auto w2 = copy_twice(warm, 2);
   EXPECT_EQ(metric(w2[1], "gpc__cycles_elapsed.max"), metric(w[1], "gpc__cycles_elapsed.max"));
+}
+
+// __threadfence() on GH100: MEMBAR.SC.GPU, then ERRBAR, where the warp waits until the L2 has
+// acknowledged its writes (validate/reference/h200/foreign2: the H200 charges the wait there).
+TEST(GpuSimulate, ErrbarWaitsForTheWarpsWritesToBeAcknowledged) {
+  const auto fence_after = [](bool store) {
+    traces::KernelBuilder k("fence", {1, 1, 1}, {32, 1, 1});
+    k.fill_grid([&](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+      if (store) {
+        w.mem("STG.E", {}, {traces::gpr(2), traces::gpr(4)},
+              traces::strided_addresses(w.current_mask(), 0x10000000, 4));
+      }
+      w.add("MEMBAR.SC.GPU");
+      w.add("ERRBAR");
+      w.add("EXIT");
+    });
+    traces::InMemoryKernelSource source({std::move(k).build()});
+    const auto reports = simulate(h200(), source, SimulationOptions{});
+    const auto& r = reports.at(0);
+    return std::pair{metric(r, "smsp__average_warp_latency_issue_stalled_membar") *
+                         metric(r, "smsp__inst_executed.sum"),
+                     metric(r, "gpc__cycles_elapsed.max")};
+  };
+  const auto [none, none_cycles] = fence_after(false);
+  const auto [stored, stored_cycles] = fence_after(true);
+  EXPECT_EQ(none, 0);
+  // At least the store's trip to its L2 slice and the acknowledgement's way back.
+  EXPECT_GT(stored, 200);  // the H200 preset's near L2 hit: 276 SM cycles there and back
+  EXPECT_GE(stored_cycles - none_cycles, stored);
 }
 
 TEST(GpuSimulate, SeedTransposeTilesBankConflicts) {
