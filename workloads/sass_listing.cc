@@ -136,10 +136,12 @@ void parse_operands(SassInstruction& inst) {
     }
   }
   const size_t max_predicate_dests = base == "VOTE" || base == "VOTEU" ? 1 : 2;
-  // SHFL and LOP3 may put a predicate output first: "SHFL.BFLY PT, R7, R0, 0x10, 0x1f" writes
-  // R7 (and PT, the lane's validity), "LOP3.LUT P0, R3, R0, 0x8, RZ, 0xc0, !PT" writes R3 (and P0).
-  // FCHK P0, R3, R10 writes P0 alone.
-  const bool register_after_predicate = base == "SHFL" || base == "LOP3" || base == "ULOP3";
+  // SHFL, LOP3 and the global atomics may put a predicate output first: "SHFL.BFLY PT, R7, R0,
+  // 0x10, 0x1f" writes R7 (and PT, the lane's validity), "LOP3.LUT P0, R3, R0, 0x8, RZ, 0xc0, !PT"
+  // writes R3 (and P0), "ATOMG.E.ADD.STRONG.GPU PT, R24, desc[UR60][R4.64], R7" returns the old
+  // value in R24. FCHK P0, R3, R10 writes P0 alone.
+  const bool register_after_predicate = base == "SHFL" || base == "LOP3" || base == "ULOP3" ||
+                                        base == "ATOMG" || base == "ATOM";
   bool predicate_first = false;
   for (size_t k = 0; k < operands.size(); ++k) {
     const auto regs = registers_in(operands[k]);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "arch/error.h"
 #include "workloads/listing_model.h"
 
@@ -74,20 +76,27 @@ constexpr const char* kPredicateFirst = R"SASS(
                                                                           /* 0x000fda000780c0ff */
         /*0030*/                   FCHK P1, R3, R10 ;                     /* 0x0000000a03007302 */
                                                                           /* 0x000e220000020000 */
+        /*0040*/              @P0  ATOMG.E.ADD.STRONG.GPU PT, R24, desc[UR60][R4.64], R7 ; /* 0x000000070418098a */
+                                                                          /* 0x001ea8000c1ef13c */
 )SASS";
 
-// SHFL and LOP3 may name a predicate output before their register result; the result is still a
-// destination (the FADD after a shuffle waits for it), where FCHK's registers are its sources.
+// SHFL, LOP3 and ATOMG may name a predicate output before their register result; the result is
+// still a destination (the FADD after a shuffle waits for it, the SHFL after an atomic for the old
+// value), where FCHK's registers are its sources.
 TEST(WorkloadsSassListing, ARegisterAfterAPredicateOutputIsADestination) {
   const SassListing listing = parse_sass_listing(kPredicateFirst, "t.sass");
   const SassFunction& f = listing.function("reduce");
-  ASSERT_EQ(f.instructions.size(), 4u);
+  ASSERT_EQ(f.instructions.size(), 5u);
   EXPECT_EQ(f.instructions[0].dsts, (std::vector<traces::Reg>{traces::kPT, gpr(7)}));
   EXPECT_EQ(f.instructions[0].srcs, (std::vector<traces::Reg>{gpr(0)}));
   EXPECT_EQ(f.instructions[2].dsts, (std::vector<traces::Reg>{pred(0), gpr(3)}));
   EXPECT_EQ(f.instructions[2].srcs, (std::vector<traces::Reg>{gpr(7), traces::kRZ, traces::kPT}));
   EXPECT_EQ(f.instructions[3].dsts, (std::vector<traces::Reg>{pred(1)}));
   EXPECT_EQ(f.instructions[3].srcs, (std::vector<traces::Reg>{gpr(3), gpr(10)}));
+  EXPECT_EQ(f.instructions[4].dsts, (std::vector<traces::Reg>{traces::kPT, gpr(24)}));
+  const std::vector<traces::Reg>& atom_srcs = f.instructions[4].srcs;
+  EXPECT_NE(std::find(atom_srcs.begin(), atom_srcs.end(), gpr(4)), atom_srcs.end());
+  EXPECT_NE(std::find(atom_srcs.begin(), atom_srcs.end(), gpr(7)), atom_srcs.end());
 }
 
 TEST(WorkloadsSassListing, ErrorsNameTheLine) {
