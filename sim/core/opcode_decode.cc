@@ -127,6 +127,7 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
     case arch::CONTROL:
       if (base == "MEMBAR") {
         d.kind = ExecKind::kMembar;
+        d.gpu_fence = contains(name, ".GPU") || contains(name, ".SYS");
       } else if (base == "ERRBAR") {
         d.kind = ExecKind::kErrbar;
       } else if (base == "NANOSLEEP" || base == "s_sleep") {

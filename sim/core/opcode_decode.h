@@ -47,6 +47,7 @@ struct OpcodeDecode {
   DependencyKind dependency = DependencyKind::kFixed;  ///< Producer kind of its results.
   bool async_copy = false;           ///< Asynchronous memory copy (LDGSTS, TMA): counted in groups.
   bool tensor_memory_load = false;   ///< Reads tensor memory (waits for tcgen05 operations).
+  bool gpu_fence = false;            ///< MEMBAR of GPU or system scope: opens a GPU fence.
   int latency_cycles = 0;            ///< Issue to dependent issue (fixed-latency kinds).
   FixedCycles interval = kFixedOne;  ///< Functional-unit occupancy per instruction.
   FixedCycles tensor_occupancy = 0;  ///< SM-wide tensor occupancy (wgmma, tcgen05).

@@ -116,6 +116,9 @@ struct SmConfig {
   /// extra cycles (its own warp goes on at its stall counts).
   int register_reads_per_cycle = 0;
   int barrier_latency_cycles = 12;  ///< From the last arrival at BAR.SYNC to the warps' release.
+  /// From a GPU- or system-scope MEMBAR's issue to the earliest pass of the ERRBAR after it (0:
+  /// none).
+  int gpu_fence_cycles = 0;
   /// Cycles the SM spends on each warp's barrier arrival, one warp at a time (0: none).
   int barrier_arrival_cycles = 0;
   TensorConfig tensor;              ///< Tensor Cores.

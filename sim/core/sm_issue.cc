@@ -282,13 +282,19 @@ bool Sm::dependences_clear(Warp& w, int slot, const traces::WarpInstruction& ins
         return block(w, slot, now, StallReason::kMembar,
                      w.outstanding_memory > 0 ? kSleep : w.memory_done_at);
       }
-      // The fence that MEMBAR.SC.GPU opens is closed by the ERRBAR after it: the H200 charges a
-      // __threadfence()'s wait there (validate/reference/h200/foreign2, at::reduce_kernel), for
-      // the warp's writes to be acknowledged.
-      if (d.kind == ExecKind::kErrbar &&
-          pipeline_->unacknowledged_writes(static_cast<std::uint32_t>(slot)) > 0) {
-        pipeline_->notify_acknowledged(static_cast<std::uint32_t>(slot), now);
-        return block(w, slot, now, StallReason::kMembar, kSleep);
+      // The fence that MEMBAR.SC.GPU opens is closed by the ERRBAR after it: the GPU charges a
+      // __threadfence()'s wait there (validate/reference/h200/foreign2, at::reduce_kernel), for a
+      // round trip through the memory system that takes gpu_fence_cycles with nothing else in
+      // flight (validate/reference/h200/fence_h100.tsv.gz) and for the warp's writes to be
+      // acknowledged.
+      if (d.kind == ExecKind::kErrbar) {
+        if (w.fence_done_at > now) {
+          return block(w, slot, now, StallReason::kMembar, w.fence_done_at);
+        }
+        if (pipeline_->unacknowledged_writes(static_cast<std::uint32_t>(slot)) > 0) {
+          pipeline_->notify_acknowledged(static_cast<std::uint32_t>(slot), now);
+          return block(w, slot, now, StallReason::kMembar, kSleep);
+        }
       }
       break;
     case ExecKind::kWarpgroupWait:
@@ -420,6 +426,10 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       } else {
         w.live_mask &= ~inst.active_mask;
       }
+      break;
+    case ExecKind::kMembar:
+      fu.issue(d.op_class, now, d.interval);
+      if (d.gpu_fence) w.fence_done_at = now + static_cast<Cycle>(config_.gpu_fence_cycles);
       break;
     case ExecKind::kNanosleep:
       fu.issue(d.op_class, now, d.interval);

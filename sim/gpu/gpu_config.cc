@@ -176,6 +176,9 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     g.sm.branch_resolve_cycles = static_cast<int>(s.sm().branch_resolve_cycles());
   }
   g.sm.barrier_arrival_cycles = static_cast<int>(s.sm().barrier_arrival_cycles());
+  if (s.sm().has_gpu_fence_cycles()) {
+    g.sm.gpu_fence_cycles = static_cast<int>(s.sm().gpu_fence_cycles());
+  }
   if (s.sm().has_barrier_release_cycles()) {
     g.sm.barrier_latency_cycles = static_cast<int>(s.sm().barrier_release_cycles());
   }

@@ -284,33 +284,45 @@ TEST(GpuSimulate, WarmCachesCarryTheL2FromOneKernelToTheNext) {
   EXPECT_EQ(metric(w2[1], "gpc__cycles_elapsed.max"), metric(w[1], "gpc__cycles_elapsed.max"));
 }
 
-// __threadfence() on GH100: MEMBAR.SC.GPU, then ERRBAR, where the warp waits until the L2 has
-// acknowledged its writes (validate/reference/h200/foreign2: the H200 charges the wait there).
-TEST(GpuSimulate, ErrbarWaitsForTheWarpsWritesToBeAcknowledged) {
-  const auto fence_after = [](bool store) {
+// __threadfence() on GH100: MEMBAR.SC.GPU opens a fence that the ERRBAR after it closes, a round
+// trip of sm.gpu_fence_cycles whatever the warp stored (validate/reference/h200/fence_h100.tsv.gz:
+// one warp alone, 664 cycles between its clock reads around the fence with nothing stored, 733
+// after 32 stores); the ERRBAR also waits until the L2 has acknowledged the warp's writes.
+TEST(GpuSimulate, AGpuFenceIsARoundTripAndWaitsForTheWarpsWrites) {
+  const auto elapsed = [](int stores, bool fence, int fence_cycles) {
     traces::KernelBuilder k("fence", {1, 1, 1}, {32, 1, 1});
     k.fill_grid([&](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
-      if (store) {
+      for (int i = 0; i < stores; ++i) {
         w.mem("STG.E", {}, {traces::gpr(2), traces::gpr(4)},
-              traces::strided_addresses(w.current_mask(), 0x10000000, 4));
+              traces::strided_addresses(w.current_mask(), 0x10000000 + 4096 * i, 4));
       }
-      w.add("MEMBAR.SC.GPU");
-      w.add("ERRBAR");
+      if (fence) {
+        w.add("MEMBAR.SC.GPU");
+        w.add("ERRBAR");
+        w.add("CGAERRBAR");
+        w.add("CCTL.IVALL");
+      }
       w.add("EXIT");
     });
     traces::InMemoryKernelSource source({std::move(k).build()});
-    const auto reports = simulate(h200(), source, SimulationOptions{});
-    const auto& r = reports.at(0);
-    return std::pair{metric(r, "smsp__average_warp_latency_issue_stalled_membar") *
-                         metric(r, "smsp__inst_executed.sum"),
-                     metric(r, "gpc__cycles_elapsed.max")};
+    GpuConfig config = h200();
+    config.sm.gpu_fence_cycles = fence_cycles;
+    return metric(simulate(config, source, SimulationOptions{}).at(0), "gpc__cycles_elapsed.max");
   };
-  const auto [none, none_cycles] = fence_after(false);
-  const auto [stored, stored_cycles] = fence_after(true);
-  EXPECT_EQ(none, 0);
-  // At least the store's trip to its L2 slice and the acknowledgement's way back.
-  EXPECT_GT(stored, 200);  // the H200 preset's near L2 hit: 276 SM cycles there and back
-  EXPECT_GE(stored_cycles - none_cycles, stored);
+  const int preset = h200().sm.gpu_fence_cycles;
+  EXPECT_EQ(preset, 655);
+  // Alone: the round trip and the instructions after it, as the GPU's 664 cycles.
+  const double alone = elapsed(0, true, preset) - elapsed(0, false, preset);
+  EXPECT_GE(alone, 655);
+  EXPECT_LE(alone, 670);
+  // After one store the fence still takes its round trip (the GPU: 671).
+  const double one = elapsed(1, true, preset) - elapsed(1, false, preset);
+  EXPECT_GE(one, 650);
+  EXPECT_LE(one, 680);
+  // With no round trip configured the ERRBAR still waits for the store's acknowledgement, which
+  // takes longer than the store's leaving the SM that EXIT waits for.
+  EXPECT_GT(elapsed(1, true, 0) - elapsed(1, false, 0), 200);
+  EXPECT_LT(elapsed(0, true, 0) - elapsed(0, false, 0), 20);
 }
 
 TEST(GpuSimulate, SeedTransposeTilesBankConflicts) {
