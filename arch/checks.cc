@@ -65,6 +65,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "l1.sets",  // 0: the ways and a modulo index instead
     "l1.mshr_merge_slots",  // 0: no cap per MSHR entry
     "l1.mshr_waiters",      // 0: the default pool
+    "sm.gpu_fence_cycles",  // 0: no round trip
     "shared_memory.reserved_per_cta_bytes",
     "l2.sm_partitions",       // partition 0
     "l2.request_coalescer_sm_sources",  // source 0
