@@ -4,10 +4,5 @@
 #   fence.sh OUT_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=$1
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O3 -std=c++17 -arch=native -o "$work/fence" "$here/fence.cu"
-cuobjdump -sass "$work/fence" > "$out/fence_sass.txt"
-"$work/fence" > "$out/fence.tsv"
+mkdir -p "$1"
+"$here/clock_probe.sh" fence "$1/fence_sass.txt" > "$1/fence.tsv"
