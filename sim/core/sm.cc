@@ -28,6 +28,7 @@ Sm::Sm(std::string name, const engine::ClockDomain& domain, int sm_id, const SmC
       decoder_(&own_decoder_),
       own_decoder_(config) {
   validate_sm_config(config);
+  fetch_ = InstructionFetch(config.instruction_fetch, smsps_);
   for (int s = 0; s < smsps_; ++s) {
     units_.emplace_back(config);
     schedulers_.push_back(make_warp_scheduler(config));

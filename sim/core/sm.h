@@ -36,6 +36,7 @@
 
 #include "sim/core/cta_slot.h"
 #include "sim/core/functional_unit.h"
+#include "sim/core/instruction_fetch.h"
 #include "sim/core/memory_pipeline.h"
 #include "sim/core/observer.h"
 #include "sim/core/occupancy.h"
@@ -244,6 +245,7 @@ class Sm final : public engine::Component, private CompletionSink {
   Observer* observer_ = nullptr;
   engine::Port<CtaRetired>* retire_port_ = nullptr;
   OpcodeDecoder* decoder_;  // own_decoder_ or a shared one
+  InstructionFetch fetch_;  // the instruction caches (disabled unless configured)
   std::shared_ptr<const traces::OpcodeTable> opcodes_;
   Occupancy occupancy_;
   int warp_size_ = 32;

@@ -87,6 +87,7 @@ void validate_sm_config(const SmConfig& config) {
   require_range("register_reads_per_cycle", config.register_reads_per_cycle, 0, 64);
   require_range("barrier_latency_cycles", config.barrier_latency_cycles, 0, 100000);
   require_range("gpu_fence_cycles", config.gpu_fence_cycles, 0, 1000000);
+  validate(config.instruction_fetch);
   const TensorConfig& t = config.tensor;
   for (int i = 0; i < kTensorTypeCount; ++i) {
     const double rate = t.dense_flop_per_clk_per_sm[static_cast<std::size_t>(i)];

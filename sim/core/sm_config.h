@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "arch/op_class.pb.h"
+#include "sim/core/instruction_fetch.h"
 #include "sim/core/occupancy.h"
 
 namespace warpsim::core {
@@ -119,6 +120,8 @@ struct SmConfig {
   /// From a GPU- or system-scope MEMBAR's issue to the earliest pass of the ERRBAR after it (0:
   /// none).
   int gpu_fence_cycles = 0;
+  /// Instruction caches (sizes 0: fetch not modelled).
+  InstructionFetchConfig instruction_fetch;
   /// Cycles the SM spends on each warp's barrier arrival, one warp at a time (0: none).
   int barrier_arrival_cycles = 0;
   TensorConfig tensor;              ///< Tensor Cores.

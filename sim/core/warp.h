@@ -86,6 +86,7 @@ struct Warp {
   std::uint32_t outstanding_memory = 0;          ///< Memory ops issued and not completed.
   engine::Cycle memory_done_at = 0;              ///< Latest completion cycle reported.
   engine::Cycle fence_done_at = 0;               ///< Earliest pass of a GPU fence's ERRBAR.
+  std::uint64_t fetch_line = ~std::uint64_t{0};  ///< Line of code it last entered (fetch model).
   std::uint32_t barrier_id = 0;                  ///< Barrier it waits at.
   engine::Cycle hold_until = 0;                  ///< Held after issue (branch, sleep, barrier)…
   StallReason hold_reason = StallReason::kMisc;  ///< …charged to this reason.

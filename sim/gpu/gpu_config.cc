@@ -179,6 +179,17 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   if (s.sm().has_gpu_fence_cycles()) {
     g.sm.gpu_fence_cycles = static_cast<int>(s.sm().gpu_fence_cycles());
   }
+  if (s.sm().has_instruction_fetch()) {
+    const arch::InstructionFetch& f = s.sm().instruction_fetch();
+    core::InstructionFetchConfig& c = g.sm.instruction_fetch;
+    c.l0_bytes = f.l0_bytes();
+    c.l1_bytes = f.l1_bytes();
+    if (f.has_ways()) c.ways = f.ways();
+    if (f.has_l1_cycles()) c.l1_cycles = f.l1_cycles();
+    if (f.has_miss_cycles()) c.miss_cycles = f.miss_cycles();
+    if (f.has_line_cycles()) c.line_cycles = f.line_cycles();
+    if (f.has_prefetch_lines()) c.prefetch_lines = f.prefetch_lines();
+  }
   if (s.sm().has_barrier_release_cycles()) {
     g.sm.barrier_latency_cycles = static_cast<int>(s.sm().barrier_release_cycles());
   }

@@ -103,7 +103,7 @@ TEST_F(ArchOverrides, UnknownFieldListsKnownFields) {
             "--set 'sm.cuont=1': unknown field 'cuont' in sm (warpsim.arch.Sm); known fields: "
             "count, sub_partitions, warp_size, scheduler_policy, issue_width_per_scheduler, "
             "valu_cycles_per_instruction, register_reads_per_cycle, branch_resolve_cycles, "
-            "barrier_arrival_cycles, barrier_release_cycles, gpu_fence_cycles");
+            "barrier_arrival_cycles, barrier_release_cycles, gpu_fence_cycles, instruction_fetch");
   EXPECT_THAT(error_of("smm.count=1"),
               HasSubstr("unknown field 'smm' in the description (warpsim.arch.Spec); known fields: "
                         "name, vendor, isa, inherits"));
@@ -145,7 +145,7 @@ TEST_F(ArchOverrides, PathShapeErrors) {
             "--set 'sm=3': sm is a message; set one of its fields: count, sub_partitions, "
             "warp_size, scheduler_policy, issue_width_per_scheduler, valu_cycles_per_instruction, "
             "register_reads_per_cycle, branch_resolve_cycles, barrier_arrival_cycles, "
-            "barrier_release_cycles, gpu_fence_cycles");
+            "barrier_release_cycles, gpu_fence_cycles, instruction_fetch");
   EXPECT_EQ(error_of("sm.count.x=1"),
             "--set 'sm.count.x=1': sm.count is a non-negative 32-bit integer, it has no field 'x'");
   EXPECT_EQ(error_of("tensor.shapes=1"),

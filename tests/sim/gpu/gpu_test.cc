@@ -325,6 +325,62 @@ TEST(GpuSimulate, AGpuFenceIsARoundTripAndWaitsForTheWarpsWrites) {
   EXPECT_LT(elapsed(0, true, 0) - elapsed(0, false, 0), 20);
 }
 
+// The instruction fetch (sm.instruction_fetch, in no preset yet) against
+// validate/reference/h200/icache_h100.tsv (an H100 SXM): one warp runs a straight run of MOV +
+// FFMA pairs (32 bytes of code a pair) once or twice, with code of the probe's sizes (31, 61, 122
+// and 242 KB). The H100's cycles per 32 bytes on the second pass: 2.58 (its issue rate), 4.33,
+// 4.42, 9.3-11.0.
+double fetch_cycles_per_pair(int pairs, bool second_pass, bool fetch = true) {
+  const auto elapsed = [&](int passes) {
+    traces::KernelBuilder k("straight", {1, 1, 1}, {32, 1, 1});
+    k.fill_grid([&](traces::WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+      for (int pass = 0; pass < passes; ++pass) {
+        w.pc(0x100);
+        for (int i = 0; i < pairs; ++i) {
+          const auto r = static_cast<std::uint32_t>(i % 8);
+          w.add("MOV", {traces::gpr(20 + r)});
+          // The constant moved four pairs before, as the compiler schedules it.
+          w.add("FFMA", {traces::gpr(r)},
+                {traces::gpr(r), traces::gpr(30), traces::gpr(20 + (r + 4) % 8)});
+        }
+      }
+      w.add("EXIT");
+    });
+    traces::InMemoryKernelSource source({std::move(k).build()});
+    GpuConfig config = h200();
+    if (fetch) {
+      config.sm.instruction_fetch = {.l0_bytes = 32768,
+                                     .l1_bytes = 131072,
+                                     .ways = 8,
+                                     .l1_cycles = 28,
+                                     .miss_cycles = 400,
+                                     .line_cycles = 40,
+                                     .prefetch_lines = 16};
+    }
+    return metric(simulate(config, source, SimulationOptions{}).at(0), "gpc__cycles_elapsed.max");
+  };
+  const double one = elapsed(1);
+  return second_pass ? (elapsed(2) - one) / pairs : (one - elapsed(0)) / pairs;
+}
+
+TEST(GpuSimulate, InstructionFetchFollowsTheH100OnCodeRunBefore) {
+  const double issue = fetch_cycles_per_pair(972, true, false);
+  EXPECT_DOUBLE_EQ(issue, 2.0);  // one instruction a cycle
+  EXPECT_LE(fetch_cycles_per_pair(972, true), issue + 0.05);  // the first level holds it
+  // The second level streams a line to the first in 16-18 cycles.
+  for (int pairs : {1916, 3800}) {
+    const double second = fetch_cycles_per_pair(pairs, true);
+    EXPECT_GT(second, 4.0) << pairs;
+    EXPECT_LT(second, 4.8) << pairs;
+  }
+  // Beyond the second level, every line comes from memory.
+  const double beyond = fetch_cycles_per_pair(7560, true);
+  EXPECT_GT(beyond, 9.3);
+  EXPECT_LT(beyond, 11.0);
+  // Code never run streams from memory at a line each line_cycles (40 / 4 pairs a line).
+  EXPECT_DOUBLE_EQ(fetch_cycles_per_pair(3800, false), 10.0);
+}
+
 TEST(GpuSimulate, SeedTransposeTilesBankConflicts) {
   const GpuConfig c = h200();
   // Each warp reads one 32-float column of the tile per loop iteration: 32-way conflicts, 31
