@@ -66,6 +66,10 @@ constexpr std::string_view kZeroAllowed[] = {
     "l1.mshr_merge_slots",  // 0: no cap per MSHR entry
     "l1.mshr_waiters",      // 0: the default pool
     "sm.gpu_fence_cycles",  // 0: no round trip
+    "sm.instruction_fetch.l0_bytes",          // 0 with l1_bytes: fetch not modelled
+    "sm.instruction_fetch.l1_bytes",
+    "sm.instruction_fetch.launch_bytes",      // 0: nothing at launch
+    "sm.instruction_fetch.cold_line_cycles",  // 0: as line_cycles
     "shared_memory.reserved_per_cta_bytes",
     "l2.sm_partitions",       // partition 0
     "l2.request_coalescer_sm_sources",  // source 0

@@ -53,9 +53,27 @@ InstructionFetch::InstructionFetch(const InstructionFetchConfig& config, int sub
   l1_ = Level(config.l1_bytes, config.ways);
 }
 
+bool InstructionFetch::fetched_before(std::uint64_t line) {
+  if (line < base_line_) return true;  // before the entry point: counted as the L2's
+  const std::uint64_t bit = line - base_line_;
+  if (bit >= (std::uint64_t{1} << 22)) return false;  // 512 MB past the entry: not code we track
+  if (bit / 64 >= fetched_.size()) {
+    // Code grows as warps reach it; a kernel's code is bounded by its trace.
+    fetched_.resize(static_cast<std::size_t>(bit / 64 + 1) * 2, 0);
+  }
+  std::uint64_t& word = fetched_[static_cast<std::size_t>(bit / 64)];
+  const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+  const bool before = (word & mask) != 0;
+  word |= mask;
+  return before;
+}
+
 engine::Cycle InstructionFetch::second_level(std::uint64_t line, engine::Cycle now) {
   if (const Entry* e = l1_.find(line)) return e->ready;
-  const engine::Cycle ready = std::max(now + config_.miss_cycles, stream_free_ + config_.line_cycles);
+  const std::uint32_t spacing = fetched_before(line) || config_.cold_line_cycles == 0
+                                    ? config_.line_cycles
+                                    : config_.cold_line_cycles;
+  const engine::Cycle ready = std::max(now + config_.miss_cycles, stream_free_ + spacing);
   stream_free_ = ready;
   l1_.insert(line, ready);
   return ready;
@@ -63,6 +81,17 @@ engine::Cycle InstructionFetch::second_level(std::uint64_t line, engine::Cycle n
 
 engine::Cycle InstructionFetch::enter(int smsp, std::uint64_t pc, engine::Cycle now) {
   const std::uint64_t line = pc / kLineBytes;
+  if (!started_) {
+    // The launch brings the kernel's first lines (the second level's capacity at most).
+    started_ = true;
+    base_line_ = line;
+    const std::uint64_t lines =
+        std::min(config_.launch_bytes, config_.l1_bytes) / std::uint64_t{kLineBytes};
+    for (std::uint64_t l = 0; l < lines; ++l) {
+      l1_.insert(line + l, 0);
+      fetched_before(line + l);
+    }
+  }
   // The lines ahead, unless the farthest is there already (the stream then has them all).
   if (l1_.find(line + config_.prefetch_lines) == nullptr) {
     for (std::uint64_t ahead = 0; ahead <= config_.prefetch_lines; ++ahead) {

@@ -189,6 +189,8 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     if (f.has_miss_cycles()) c.miss_cycles = f.miss_cycles();
     if (f.has_line_cycles()) c.line_cycles = f.line_cycles();
     if (f.has_prefetch_lines()) c.prefetch_lines = f.prefetch_lines();
+    if (f.has_cold_line_cycles()) c.cold_line_cycles = f.cold_line_cycles();
+    if (f.has_launch_bytes()) c.launch_bytes = f.launch_bytes();
   }
   if (s.sm().has_barrier_release_cycles()) {
     g.sm.barrier_latency_cycles = static_cast<int>(s.sm().barrier_release_cycles());

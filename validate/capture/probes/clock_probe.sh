@@ -2,7 +2,7 @@
 # Builds and runs one of the clock64 probes (NAME.cu beside this script) and prints its TSV; with
 # a second argument, also writes the probe's SASS there:
 #   validate/capture/probes/clock_probe.sh NAME [SASS_FILE]
-# barrier.sh, branch.sh, branch_align.sh, fence.sh and icache.sh call it.
+# barrier.sh, branch.sh, branch_align.sh and fence.sh call it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 name=$1
