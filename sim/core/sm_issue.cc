@@ -265,10 +265,13 @@ bool Sm::evaluate(Warp& w, int slot, Cycle now) {
   if (w.at_barrier) return block(w, slot, now, StallReason::kBarrier, kSleep);
   if (w.hold_until > now) return block(w, slot, now, w.hold_reason, w.hold_until);
   const traces::WarpInstruction& inst = w.code[w.next];
-  if (fetch_.enabled() && inst.pc / InstructionFetch::kLineBytes != w.fetch_line) {
-    const Cycle fetched = fetch_.enter(w.smsp, inst.pc, now);
-    if (fetched > now) return block(w, slot, now, StallReason::kNoInstruction, fetched);
-    w.fetch_line = inst.pc / InstructionFetch::kLineBytes;
+  if (fetch_.enabled()) {
+    const std::uint64_t line = inst.pc / InstructionFetch::kLineBytes;
+    if (line != w.fetch_line) {
+      const Cycle fetched = fetch_.enter(w.smsp, inst.pc, now);
+      if (fetched > now) return block(w, slot, now, StallReason::kNoInstruction, fetched);
+      w.fetch_line = line;
+    }
   }
   const OpcodeDecode& d = (*decoder_)[inst.opcode];
   if (w.cleared != w.next) {
