@@ -277,11 +277,18 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   // TMA copies, loads and stores: executions, and the kernel's copy sectors they share evenly.
   double tma_counts[2] = {0, 0};
   const double tma_total[2] = {tma_sectors(p, false), tma_sectors(p, true)};
+  // Wait samples of the PCs sampled too seldom to stand for themselves, and their executions.
+  double sparse_wait_samples = 0, sparse_wait_count = 0;
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
     issues += d.count;
     if (d.measured != nullptr) selected += d.measured->samples_of("selected");
     const auto info = traces::classify_opcode(isa, d.mnemonic);
+    if (const double w = d.measured != nullptr ? d.measured->samples_of("wait") : 0;
+        info.op_class != arch::EXIT && d.count > 0 && w < kMinWaitSamples) {
+      sparse_wait_samples += w;
+      sparse_wait_count += d.count;
+    }
     if (tma_copy(info)) tma_counts[info.space == traces::MemSpace::kSharedToGlobal] += d.count;
     if (!lane_addressed_global(info)) continue;
     const bool store = info.access == traces::AccessKind::kStore;
@@ -301,6 +308,11 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
   const double tma_load_sectors = tma_total[0];
   const double traffic = load_sectors + store_sectors + atomic_sectors[0] + atomic_sectors[1] +
                          tma_total[0] + tma_total[1];
+  // The seldom-sampled PCs share their waits evenly: cycles per execution, spread in whole
+  // cycles (the stall counts' unit) so that their sum over the PCs stays the measured one.
+  const double sparse_wait =
+      sparse_wait_count > 0 ? sparse_wait_samples * cycles_per_sample / sparse_wait_count : 0;
+  double sparse_carry = 0;
   traces::Reg previous{};
   for (size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
@@ -312,11 +324,15 @@ ReplayPlan plan_from_profile(const KernelProfile& p) {
     e.per_warp = d.count / warps;
     e.uniform = info.op_class == arch::BARRIER;
     // A PC's waits, when sampled often enough to stand for it (10 samples: a third off at
-    // most, one standard error): a sample or two over a short kernel's many PCs would stall
-    // its PCs unevenly, on top of the dependences the scoreboard already holds.
+    // most, one standard error); a sample or two over a short kernel's many PCs would stall
+    // its PCs unevenly, so those PCs take an even share of their pooled waits instead.
     const double wait_samples = d.measured != nullptr ? d.measured->samples_of("wait") : 0;
     if (d.count > 0 && wait_samples >= kMinWaitSamples) {
       e.wait_cycles = wait_samples * cycles_per_sample / d.count;
+    } else if (d.count > 0) {
+      sparse_carry += sparse_wait;
+      e.wait_cycles = std::floor(sparse_carry + 0.5);
+      sparse_carry -= e.wait_cycles;
     }
     if (info.base == "HGMMA" || info.base == "WARPGROUP") plan.warpgroup_collective = true;
     const double threads = d.measured ? d.measured->pred_on_threads / d.count : p.simt_efficiency;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "arch/error.h"
 #include "tests/sim/replay/replay_test_util.h"
@@ -208,6 +209,35 @@ TEST(ReplayPlan, WaitSamplesGiveTheCyclesBeforeAnInstruction) {
   ASSERT_EQ(plan.entries.size(), 3u);
   EXPECT_DOUBLE_EQ(plan.entries[0].wait_cycles, 0.0);
   EXPECT_NEAR(plan.entries[2].wait_cycles, 48 * (1204.0 / 32) / 400, 1e-9);  // 4.5 cycles
+}
+
+// PCs with fewer than 10 wait samples share their pooled waits evenly, in whole cycles, so that
+// a short kernel's waits are neither dropped nor heaped on the PCs a sample happened to hit.
+TEST(ReplayPlan, SeldomSampledPcsShareTheirPooledWaits) {
+  traces::ncu::KernelProfile p;
+  p.name = "sparse waits";
+  p.grid = {4, 1, 1};
+  p.block = {32, 1, 1};
+  p.pcs = {pc(0x00, "FFMA R1, R1, R1, R1", 400), pc(0x10, "FFMA R2, R1, R1, R1", 400),
+           pc(0x20, "FFMA R3, R2, R1, R1", 400), pc(0x30, "FFMA R4, R3, R1, R1", 400),
+           pc(0x40, "ISETP.GE.AND P0, PT, R4, RZ, PT", 400), pc(0x50, "EXIT", 4)};
+  p.pcs[0].samples = {{"selected", 10}, {"wait", 9}};
+  p.pcs[1].samples = {{"selected", 10}, {"wait", 8}};
+  p.pcs[2].samples = {{"selected", 10}, {"wait", 7}};
+  p.pcs[3].samples = {{"selected", 10}, {"wait", 6}};
+  p.pcs[4].samples = {{"selected", 10}, {"wait", 20}};  // enough to stand for itself
+  const ReplayPlan plan = plan_from_profile(p);
+  ASSERT_EQ(plan.entries.size(), 5u);
+  const double per_sample = 2004.0 / 50;       // issues over selected samples
+  const double pooled = 30 * per_sample / 1600;  // 0.75 cycles an execution
+  double sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    const double w = plan.entries[i].wait_cycles;
+    EXPECT_TRUE(w == std::floor(pooled) || w == std::ceil(pooled)) << i << ": " << w;
+    sum += w;
+  }
+  EXPECT_NEAR(sum, 4 * pooled, 0.5);
+  EXPECT_NEAR(plan.entries[4].wait_cycles, 20 * per_sample / 400, 1e-9);
 }
 
 }  // namespace
