@@ -71,8 +71,8 @@ TEST(GpuConfig, H200FromItsDescription) {
   // the rounding) and the memory crossbar takes 115 L2 cycles each way.
   EXPECT_EQ(c.memory.l2.fill_latency_cycles, 78u);
   EXPECT_EQ(c.memory.memory_crossbar.latency_cycles, 115u);
-  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 2864u);
-  EXPECT_EQ(c.dispatch.cta_launch_cycles, 555u);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 2863u);
+  EXPECT_EQ(c.dispatch.cta_launch_cycles, 529u);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
   // Shuffles time on the MIO path with their unit's latency (24, validate/reference/h200).
   EXPECT_EQ(c.sm_memory.shuffle_latency_cycles, 24);
