@@ -39,9 +39,11 @@ TEST(ArchDiff, ScalarsThatDiffer) {
   EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "l2.request_coalescer_sm_sources")));
   EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "hbm.background_read_bytes")));
   EXPECT_THAT(rows, Contains(Row("l2.address_hash", "\"crc_block\"", "\"crc_even\"")));
-  EXPECT_EQ(rows.size(), 43u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
+  EXPECT_THAT(rows, Contains(Row("hbm.timings.request_gap_cycles", "1", "2")));
+  EXPECT_EQ(rows.size(), 44u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
                                 // 1 L2 partial lines, 4 SM tables and 3 background lists
-                                // measured on the H200, 1 slice hash each GPU's chase picks
+                                // measured on the H200, 1 slice hash each GPU's chase picks,
+                                // 1 HBM cost per request each GPU's probe fits
 }
 
 TEST(ArchDiff, OverridesShowUp) {
