@@ -115,6 +115,12 @@ OpcodeDecode OpcodeDecoder::decode(const traces::OpcodeInfo& info) const {
       } else if (base != "BMOV" && base != "RPCMOV") {
         d.kind = ExecKind::kBranch;
       }
+      // A convergence barrier's wait or exit resolves like a taken branch whether or not the
+      // warp moves: on the H200 the instruction after a BSYNC waits 11.2 cycles an execution on
+      // branch_resolving, after a BREAK 14.6, after BSSY, WARPSYNC or BMOV none (PyTorch's
+      // launches of validate/reference/h200/foreign2, 2.2 M BSYNCs; validate/HISTORY.md,
+      // thirtieth round).
+      d.resolves = base == "BSYNC" || base == "BREAK";
       return d;
     case arch::BARRIER:
       if (base == "BAR" || base == "s_barrier") {

@@ -26,7 +26,7 @@ enum class ExecKind : std::uint8_t {
   kMmaWarpgroup,   ///< Hopper wgmma (asynchronous, per warpgroup).
   kMmaTcgen05,     ///< Blackwell tcgen05.mma (asynchronous, single issue).
   kBranch,         ///< Control transfer: the warp waits branch_resolve_cycles.
-  kReconverge,     ///< BSSY / BSYNC / WARPSYNC: reconvergence points.
+  kReconverge,     ///< BSSY / BSYNC / WARPSYNC: reconvergence points (BSYNC resolves).
   kBarrierSync,    ///< BAR.SYNC / BAR.RED: wait for the CTA's warps.
   kBarrierArrive,  ///< BAR.ARV: arrive without waiting.
   kExit,           ///< EXIT / KILL.
@@ -48,6 +48,7 @@ struct OpcodeDecode {
   bool async_copy = false;           ///< Asynchronous memory copy (LDGSTS, TMA): counted in groups.
   bool tensor_memory_load = false;   ///< Reads tensor memory (waits for tcgen05 operations).
   bool gpu_fence = false;            ///< MEMBAR of GPU or system scope: opens a GPU fence.
+  bool resolves = false;             ///< BSYNC, BREAK: waits branch_resolve_cycles, taken or not.
   int latency_cycles = 0;            ///< Issue to dependent issue (fixed-latency kinds).
   FixedCycles interval = kFixedOne;  ///< Functional-unit occupancy per instruction.
   FixedCycles tensor_occupancy = 0;  ///< SM-wide tensor occupancy (wgmma, tcgen05).

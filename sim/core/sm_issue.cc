@@ -411,13 +411,17 @@ void Sm::issue(Warp& w, int slot, Cycle now) {
       // A branch that redirects the warp (its next instruction is not the one after it) holds
       // the warp until the target can issue; one that falls through holds it for its stall count
       // (below). ncu charges either wait to branch_resolving.
-      if (w.next < w.length && redirects(inst.pc, w.code[w.next].pc)) {
+      if (d.resolves || (w.next < w.length && redirects(inst.pc, w.code[w.next].pc))) {
         w.hold_until = now + static_cast<Cycle>(config_.branch_resolve_cycles);
       }
       w.hold_reason = StallReason::kBranchResolving;
       break;
     case ExecKind::kReconverge:
       fu.issue(d.op_class, now, d.interval);
+      if (d.resolves) {  // BSYNC
+        w.hold_until = now + static_cast<Cycle>(config_.branch_resolve_cycles);
+        w.hold_reason = StallReason::kBranchResolving;
+      }
       if (observer_ != nullptr) {
         observer_->on_reconvergence({now, id_, slot, inst.pc, inst.opcode, inst.active_mask});
       }

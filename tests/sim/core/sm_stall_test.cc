@@ -131,6 +131,27 @@ TEST(CoreStall, BranchThatFallsThroughHoldsOnlyForItsStallCount) {
   EXPECT_EQ(taken.stalls[StallReason::kBranchResolving], 9u);
 }
 
+// A convergence barrier's BSYNC (and BREAK) resolves like a taken branch though the warp goes on
+// to the next instruction; BSSY and WARPSYNC do not (the H200's source pages: 11.2, 14.6 and 0
+// cycles of branch_resolving an execution).
+TEST(CoreStall, BsyncAndBreakResolveLikeATakenBranch) {
+  SmConfig config;
+  config.branch_resolve_cycles = 10;
+  const auto stalls_after = [&](const char* opcode) {
+    return run_one_warp(
+               [&](WarpBuilder& w) {
+                 w.add(opcode);
+                 w.add("FADD", {gpr(3)}, {gpr(4), gpr(5)});
+               },
+               config)
+        .stalls[StallReason::kBranchResolving];
+  };
+  EXPECT_EQ(stalls_after("BSYNC"), 9u);
+  EXPECT_EQ(stalls_after("BREAK"), 9u);
+  EXPECT_EQ(stalls_after("BSSY"), 0u);
+  EXPECT_EQ(stalls_after("WARPSYNC.ALL"), 0u);
+}
+
 TEST(CoreStall, MembarWaitsForOutstandingStores) {
   const SmCounters c = run_one_warp([](WarpBuilder& w) {
     w.mem("STG.E", {}, {gpr(4), gpr(5)}, traces::strided_addresses(w.current_mask(), 0, 4));
