@@ -28,14 +28,9 @@ def main():
     for key, values in runs.items():
         m = probe_trace.simulate(warpsim, os.path.join(HERE, "dram_stride_trace.py"), "%d_%d" % key,
                                  extra)
-        cycles = statistics.median(v[0] for v in values)
-        hz = statistics.median(v[1] for v in values)
-        measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
-        sim = m["gpc__cycles_elapsed.max"]
-        sim_gbs = m["dram__bytes_read.sum"] / m["gpu__time_duration.sum"]  # bytes per ns
-        errors.append(abs(sim / cycles - 1))
-        print(f"{key[0]}\t{key[1]}\t{cycles:.0f}\t{sim:.0f}\t{100 * (sim / cycles - 1):+.1f}%\t"
-              f"{measured_gbs:.0f}\t{sim_gbs:.0f}")
+        row, error = probe_trace.dram_read_row(values, m)
+        errors.append(abs(error))
+        print(f"{key[0]}\t{key[1]}\t{row}")
     print(f"mean absolute error {100 * statistics.mean(errors):.1f}%")
 
 

@@ -10,6 +10,7 @@ import argparse
 import collections
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,14 +56,31 @@ def write_launch(out, name, ctas, threads, iterations):
 
 def simulate(warpsim, trace_script, launch, extra):
     """Writes `launch` with `trace_script` (a *_trace.py taking OUT_DIR and launch names), runs it
-    on the H200 preset with the `extra` arguments, and returns its first kernel's metrics."""
+    on the H200 preset (or the --arch among the `extra` arguments) with the `extra` arguments, and
+    returns its first kernel's metrics."""
+    arch = [] if "--arch" in extra else ["--arch", "h200"]
     with tempfile.TemporaryDirectory() as t:
         subprocess.run([sys.executable, trace_script, t, launch], check=True)
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([warpsim, "run", "--trace", os.path.join(t, launch, "kernelslist.g"),
-                            "--arch", "h200", "--json", out.name, "--quiet"] + extra,
+                            "--json", out.name, "--quiet"] + arch + extra,
                            check=True, stdout=subprocess.DEVNULL)
             return json.load(open(out.name))["kernels"][0]["metrics"]
+
+
+def dram_read_row(values, m):
+    """One launch of a DRAM read probe: `values` the GPU's runs as (gpc__cycles_elapsed.max,
+    gpc__cycles_elapsed.avg.per_second, dram__bytes_read.sum), `m` the simulated metrics. Returns
+    the median cycles, the simulated cycles, the relative error and both read bandwidths in GB/s,
+    tab-separated as the *_compare.py scripts print them, with the error."""
+    cycles = statistics.median(v[0] for v in values)
+    hz = statistics.median(v[1] for v in values)
+    measured_gbs = statistics.median(v[2] for v in values) / (cycles / hz) / 1e9
+    sim = m["gpc__cycles_elapsed.max"]
+    sim_gbs = m["dram__bytes_read.sum"] / m["gpu__time_duration.sum"]  # bytes per ns
+    error = sim / cycles - 1
+    return (f"{cycles:.0f}\t{sim:.0f}\t{100 * error:+.1f}%\t{measured_gbs:.0f}\t{sim_gbs:.0f}",
+            error)
 
 
 def cs2r_stamps(warpsim, trace_dir, run_args):
