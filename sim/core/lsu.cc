@@ -147,8 +147,7 @@ void Lsu::run_stage_cycle(engine::Cycle at) {
     const Request& head = queues_[static_cast<std::size_t>(stage_queue_)].front();
     stage_op_ = free_ops_.back();
     free_ops_.pop_back();
-    ops_[stage_op_] = Op{head.warp_slot, head.op_id, 0, 0,
-                         head.kind == LsuKind::kLoad ? head.lines.count : 0, stage_queue_};
+    ops_[stage_op_] = Op{head.warp_slot, head.op_id, 0, 0, data_path_lines(head), stage_queue_};
     line_index_ = 0;
     sectors_left_ = head.lines.count > 0 ? popcount8(head.lines.lines[0].sectors) : 0;
   }
@@ -300,6 +299,19 @@ bool Lsu::lookup_load(const Request& request, const LsuLine& line, engine::Cycle
   return true;
 }
 
+int Lsu::data_path_lines(const Request& request) const {
+  switch (request.kind) {
+    case LsuKind::kLoad:
+      return config_.l1_load_data_uses_shared_path ? request.lines.count : 0;
+    case LsuKind::kStore:
+    case LsuKind::kReduction:
+      return config_.l1_store_data_uses_shared_path ? request.lines.count : 0;
+    case LsuKind::kAtomic:
+      return 0;
+  }
+  return 0;
+}
+
 void Lsu::finish_stage_op(engine::Cycle at) {
   Queue& queue = queues_[static_cast<std::size_t>(stage_queue_)];
   const Request& request = queue.front();
@@ -307,9 +319,9 @@ void Lsu::finish_stage_op(engine::Cycle at) {
   Op& op = ops_[index];
   stage_queue_ = -1;
   if (request.kind == LsuKind::kStore || request.kind == LsuKind::kReduction) {
-    // Stores and reductions have left the SM once their last request is sent: the core sees it
-    // from the next cycle on.
-    op.ready = at + 1;
+    // Stores and reductions leave the SM l1_store_complete_cycles after their last request is
+    // sent (1: the core sees it from the next cycle on).
+    op.ready = at + static_cast<engine::Cycle>(config_.l1_store_complete_cycles);
   }
   if (op.pending == 0) complete(index);
   queue.head = (queue.head + 1) % static_cast<int>(queue.slots.size());
@@ -327,7 +339,7 @@ void Lsu::op_line_done(std::uint32_t index, engine::Cycle ready) {
 
 void Lsu::complete(std::uint32_t index) {
   const Op& op = ops_[index];
-  if (config_.l1_load_data_uses_shared_path && op.lines > 0) {
+  if (op.lines > 0) {
     data_path_.return_load_data(op.warp_slot, op.op_id, op.smsp, op.lines, op.ready);
   } else {
     completions_.schedule(op.ready, op.warp_slot, op.op_id);

@@ -18,7 +18,9 @@
 //    after issue, plus the tag-stage cycles before the line's lookup.
 //  - store: one write-through request per line with its sectors and exact byte count; the line is
 //    installed in the L1 with the stored sectors (l1_cache.h); the instruction completes (has left
-//    the SM) the cycle after its last request is sent. The memory system acknowledges each write
+//    the SM) l1_store_complete_cycles after its last request is sent (1: the next cycle), its
+//    data first passing the shared-memory data path with l1_store_data_uses_shared_path. Only a
+//    finished warp waits for that (stall `drain`): no register waits on a global store. The memory system acknowledges each write
 //    request (and each reduction); the LSU counts every warp's writes not yet acknowledged, which
 //    a GPU-scope fence waits for (unacknowledged_writes, notify_acknowledged).
 //  - atomic: one request per line to the L2, each holding an unmergeable MSHR entry; completes
@@ -30,7 +32,9 @@
 // are timed as hits, with no traffic.
 //
 // With l1_load_data_uses_shared_path, a load's data then passes the shared-memory data path
-// (MioPipe::return_load_data, one wavefront per line) before the load completes.
+// (MioPipe::return_load_data, one wavefront per line) before the load completes; with
+// l1_store_data_uses_shared_path, a store's or reduction's data does the same before it counts
+// as having left the SM.
 //
 // Left out: the texture path, L1 write-back of local memory, atomics' extra t-stage passes,
 // sector-granular bandwidth of the data stage and of the miss path beyond the port's capacity.
@@ -136,11 +140,14 @@ class Lsu {
     std::uint32_t op_id = 0;
     engine::Cycle ready = 0;  // latest ready cycle of its lines so far
     int pending = 0;          // lines waiting on MSHR entries
-    int lines = 0;            // lines a load's data fills (its data-path wavefronts); 0: no data
+    int lines = 0;            // data-path wavefronts before it completes; 0: none
     int smsp = 0;             // the sub-partition that issued it
   };
 
   void count_request(const Request& request);
+  /// The data-path wavefronts `request` takes before it completes (one per line when its kind's
+  /// data uses the shared-memory data path, else 0).
+  int data_path_lines(const Request& request) const;
   engine::Cycle earliest_start() const;
   void run_stage_cycle(engine::Cycle at);
   bool lookup(const Request& request, const LsuLine& line, engine::Cycle at);

@@ -25,10 +25,12 @@
 // 4090 / 8110 / 16363; validate/reference/h200/data_array.tsv). The data takes the turn of the
 // sub-partition that issued the load, in line with that sub-partition's queued accesses by the
 // cycle each was ready (issued, for an access). Unloaded, a load completes when its data is
-// ready. validate/capture/probes/data_array_trace.py replays the probe.
+// ready. validate/capture/probes/data_array_trace.py replays the probe. With
+// l1_store_data_uses_shared_path a store's data takes the same turn on its way out (one wavefront
+// per line) before the store has left the SM.
 //
 // Left out: the MIO's separate instruction-queue and register-read stages; the SM-wide line that
-// takes accesses from the sub-partitions' queues; stores' and fills' data-array writes; the extra
+// takes accesses from the sub-partitions' queues; fills' data-array writes; the extra
 // cost of conflicted shared stores and atomics (not measured); the half rate one sub-partition gets alone (one warp's k-way
 // conflicted loads take about 2k + 9 cycles each, lds_rate.tsv); the constant cache's misses
 // (every constant load hits); and the served order: sub-partitions round robin, where the H200

@@ -52,6 +52,7 @@ void SmMemoryConfig::validate() const {
   require(!l1_replacement.empty(), "l1_replacement", "a replacement policy name", 0);
   require_range(l1_hit_latency_cycles, "l1_hit_latency_cycles", 1, kBig);
   require_range(l1_fill_latency_cycles, "l1_fill_latency_cycles", 0, kBig);
+  require_range(l1_store_complete_cycles, "l1_store_complete_cycles", 1, kBig);
   require_range(l1_tag_sectors_per_cycle, "l1_tag_sectors_per_cycle", 1, 64);
   require_range(l1_tag_lines_per_cycle, "l1_tag_lines_per_cycle", 0, 64);
   require_range(l1_mshr_entries, "l1_mshr_entries", 1, 65536);

@@ -93,6 +93,12 @@ struct SmMemoryConfig {
   /// Whether a load's data takes the shared-memory data path (one wavefront per line, in line
   /// with its sub-partition's MIO accesses) before the load completes.
   bool l1_load_data_uses_shared_path = false;
+  /// Whether a store's or reduction's data takes the shared-memory data path (one wavefront per
+  /// line, in line with its sub-partition's MIO accesses) before the store has left the SM.
+  bool l1_store_data_uses_shared_path = false;
+  /// Cycles from a store's last request leaving the tag stage until the store has left the SM
+  /// (what a finished warp waits for before it retires); at least 1.
+  int l1_store_complete_cycles = 1;
   /// Miss status holding registers: lines (or atomic requests) in flight at once (assumed).
   int l1_mshr_entries = 256;
   /// Instructions that may wait on one MSHR entry (its first included); 0: no cap per entry

@@ -242,6 +242,10 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     m.l1_tag_lines_per_cycle = static_cast<int>(l1.tag_lines_per_cycle());
   }
   m.l1_load_data_uses_shared_path = l1.load_data_uses_shared_path();
+  m.l1_store_data_uses_shared_path = l1.store_data_uses_shared_path();
+  if (l1.has_store_complete_cycles()) {
+    m.l1_store_complete_cycles = static_cast<int>(l1.store_complete_cycles());
+  }
   if (l1.has_bandwidth_bytes_per_clk() && m.l1_sector_bytes > 0) {
     m.l1_tag_sectors_per_cycle =
         std::max(1, static_cast<int>(l1.bandwidth_bytes_per_clk()) / m.l1_sector_bytes);

@@ -76,6 +76,10 @@ TEST(GpuConfig, H200FromItsDescription) {
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
   // Shuffles time on the MIO path with their unit's latency (24, validate/reference/h200).
   EXPECT_EQ(c.sm_memory.shuffle_latency_cycles, 24);
+  // A store leaves the SM 20 cycles after its last request, its data on the shared data path
+  // (validate/reference/h200/store_drain_h100.tsv).
+  EXPECT_EQ(c.sm_memory.l1_store_complete_cycles, 20);
+  EXPECT_TRUE(c.sm_memory.l1_store_data_uses_shared_path);
   EXPECT_EQ(c.sm.limits.max_warps_per_sm, 64);
   EXPECT_EQ(c.sm.tensor.dense_flop_per_clk_per_sm[0], 4096);
   EXPECT_TRUE(c.warnings.empty());
