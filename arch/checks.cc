@@ -75,6 +75,7 @@ constexpr std::string_view kZeroAllowed[] = {
     "l2.request_coalescer_sm_sources",  // source 0
     "launch.cta_sm_order",    // SM 0
     "launch.cta_sm_priority",  // SM 0
+    "launch.cta_launch_interval_cycles",  // 0: any number at once
     "l2.dirty_victim_skip",    // 0: the policy's pick
     "hbm.timings.request_gap_cycles",  // 0: back-to-back requests
     "hbm.background_read_bytes",       // 0: none in that time

@@ -215,6 +215,7 @@ class Sm final : public engine::Component, private CompletionSink {
   const SmConfig& config_;
   int id_;
   int smsps_;
+  engine::Cycle next_cta_start_ = 0;  // earliest start of the next CTA (cta_launch_interval)
   mem::SplitMix64 cta_draws_;  // a priority per CTA launched (gto_drawn), seeded by the SM's id
   MemoryPipeline* pipeline_ = nullptr;
   engine::Cycle last_account_ = 0;

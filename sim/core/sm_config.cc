@@ -84,6 +84,7 @@ void validate_sm_config(const SmConfig& config) {
   }
   require_range("branch_resolve_cycles", config.branch_resolve_cycles, 0, 100000);
   require_range("barrier_arrival_cycles", config.barrier_arrival_cycles, 0, 100000);
+  require_range("cta_launch_interval_cycles", config.cta_launch_interval_cycles, 0, 1000000);
   require_range("register_reads_per_cycle", config.register_reads_per_cycle, 0, 64);
   require_range("barrier_latency_cycles", config.barrier_latency_cycles, 0, 100000);
   require_range("gpu_fence_cycles", config.gpu_fence_cycles, 0, 1000000);

@@ -124,6 +124,10 @@ struct SmConfig {
   InstructionFetchConfig instruction_fetch;
   /// Cycles the SM spends on each warp's barrier arrival, one warp at a time (0: none).
   int barrier_arrival_cycles = 0;
+  /// Least SM cycles between two CTA launches on this SM, which sets its CTAs up one at a time
+  /// (0: any number at once). A CTA launched sooner keeps its warps on `no_instruction` until its
+  /// turn.
+  int cta_launch_interval_cycles = 0;
   TensorConfig tensor;              ///< Tensor Cores.
   AmdConfig amd;                    ///< CDNA options.
 

@@ -109,6 +109,13 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
   // The CTA's drawn priority (gto_drawn), from this SM's stream: the same on any thread count.
   const std::uint64_t priority = cta_draws_.next();
   for (auto& scheduler : schedulers_) scheduler->cta_priority(priority);
+  // The SM sets its CTAs up one at a time: a CTA that arrives within the interval after the last
+  // one started keeps its warps on no_instruction until its turn.
+  Cycle start = cycle;
+  if (config_.cta_launch_interval_cycles > 0) {
+    start = std::max(cycle, next_cta_start_);
+    next_cta_start_ = start + static_cast<Cycle>(config_.cta_launch_interval_cycles);
+  }
   for (int i = 0; i < warps; ++i) {
     const int slot = std::countr_zero(free_warps_);
     free_warps_ &= ~(WarpMask{1} << slot);
@@ -131,6 +138,10 @@ int Sm::install_cta(traces::CtaTrace& cta, Cycle cycle) {
                                                     : static_cast<std::uint32_t>(warp_size_));
     w.live_mask = traces::full_mask(lanes);
     w.lanes = w.trace->addresses.data();
+    if (start > cycle) {
+      w.hold_until = start;
+      w.hold_reason = StallReason::kNoInstruction;
+    }
     ready_at_[static_cast<std::size_t>(slot)] = cycle;
     smsp_next_[w.smsp] = std::min(smsp_next_[w.smsp], cycle);
     w.since = cycle;

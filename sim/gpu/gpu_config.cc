@@ -435,6 +435,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   g.warm_caches = s.launch().cache_start() == arch::Launch::WARM;
   g.dispatch.elapsed_overhead_cycles = s.launch().elapsed_overhead_cycles();
   g.dispatch.cta_launch_cycles = s.launch().cta_launch_cycles();
+  g.sm.cta_launch_interval_cycles = static_cast<int>(s.launch().cta_launch_interval_cycles());
   if (static_cast<int>(s.launch().cta_sm_order().size()) == g.sms) {
     g.dispatch.sm_order.assign(s.launch().cta_sm_order().begin(), s.launch().cta_sm_order().end());
     if (static_cast<int>(s.launch().cta_sm_priority().size()) == g.sms) {
