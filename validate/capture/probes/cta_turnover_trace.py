@@ -9,6 +9,8 @@ compare the elapsed cycles with cta_turnover_ncu_h100.tsv:
 import os
 import sys
 
+import probe_trace
+
 BASE = 0x7F0000000000
 SMS = 132
 LAUNCHES = [(32, 0), (256, 0), (1024, 0)]
@@ -27,25 +29,7 @@ def warp_lines(cta, warp):
 
 
 def write(out, threads):
-    os.makedirs(out, exist_ok=True)
-    ctas = SMS * PER_SM[threads] * 8
-    with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        f.write(f"-kernel name = probe_turnover\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n"
-                f"-block dim = ({threads},1,1)\n-shmem = 0\n-nregs = 16\n"
-                "-binary version = 90\n-cuda stream id = 0\n"
-                "-shmem base_addr = 0x0000000000000000\n"
-                "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
-                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
-                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
-                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
-        for cta in range(ctas):
-            f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
-            for w in range(threads // 32):
-                lines = warp_lines(cta, w)
-                f.write(f"warp = {w}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
-            f.write("#END_TB\n\n")
+    probe_trace.write_warps(out, "probe_turnover", SMS * PER_SM[threads] * 8, threads, warp_lines)
 
 
 def main():

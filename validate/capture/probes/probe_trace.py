@@ -1,7 +1,8 @@
 """The Accel-Sim trace of a probe's grid-stride kernel, shared by the probes' *_trace.py scripts:
 CTAS CTAs of THREADS threads (as the CUDA probes launch them), each warp reading its thread index
 (two S2R), then per loop iteration the probe's memory instructions and the loop's IADD3 / ISETP /
-BRA, then EXIT. write_launch puts one such kernel in a directory of its own, and simulate runs a
+BRA, then EXIT. write_launch puts one such kernel in a directory of its own (write_warps one whose
+warps the caller writes whole), and simulate runs a
 launch's trace on the simulator, for the probes' *_compare.py scripts. cs2r_stamps runs a trace
 with a timeline and returns each warp's clock stamps (lsu_slots_trace.py, l1_merge_trace.py,
 sector_walk_trace.py); warpsim_args parses such a script's WARPSIM, --arch and --set.
@@ -18,28 +19,44 @@ import tempfile
 CTAS, THREADS, BASE = 132 * 8, 256, 0x7F0000000000
 
 
-def write_kernel(f, name, kernel_id, iterations):
-    """Writes kernel `name` to the open file f; iterations(first) gives, for the warp whose first
-    thread is `first`, one list of memory-instruction lines per loop iteration."""
-    f.write(f"-kernel name = {name}\n-kernel id = {kernel_id}\n-grid dim = ({CTAS},1,1)\n"
-            f"-block dim = ({THREADS},1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n"
-            "-cuda stream id = 0\n-shmem base_addr = 0x00007f4e3a000000\n"
+def write_header(f, name, kernel_id, ctas, threads, shmem=0, shmem_base=0x00007F4E3A000000):
+    """Writes the header of kernel `name` (ctas CTAs of threads threads, shmem bytes of shared
+    memory whose window starts at shmem_base) to the open file f."""
+    f.write(f"-kernel name = {name}\n-kernel id = {kernel_id}\n-grid dim = ({ctas},1,1)\n"
+            f"-block dim = ({threads},1,1)\n-shmem = {shmem}\n-nregs = 16\n-binary version = 90\n"
+            f"-cuda stream id = 0\n-shmem base_addr = 0x{shmem_base:016x}\n"
             "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
             "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
             "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
             "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
-    for cta in range(CTAS):
+
+
+def write_ctas(f, ctas, threads, warp_lines):
+    """Writes every CTA to the open file f, warp w of CTA cta running warp_lines(cta, w)."""
+    for cta in range(ctas):
         f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
-        for warp in range(THREADS // 32):
-            lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
-            for body in iterations(cta * THREADS + warp * 32):
-                lines += body
-                lines.append("0040 ffffffff 1 R2 IADD3 2 R2 R3 0")
-                lines.append("0050 ffffffff 1 P0 ISETP.GE.U32.AND 2 R2 R9 0")
-                lines.append("0060 ffffffff 0 BRA 1 P0 0")
-            lines.append("0070 ffffffff 0 EXIT 0 0 0")
+        for warp in range(threads // 32):
+            lines = warp_lines(cta, warp)
             f.write(f"warp = {warp}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
         f.write("#END_TB\n\n")
+
+
+def write_kernel(f, name, kernel_id, iterations):
+    """Writes kernel `name` to the open file f; iterations(first) gives, for the warp whose first
+    thread is `first`, one list of memory-instruction lines per loop iteration."""
+    write_header(f, name, kernel_id, CTAS, THREADS)
+
+    def warp_lines(cta, warp):
+        lines = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
+        for body in iterations(cta * THREADS + warp * 32):
+            lines += body
+            lines.append("0040 ffffffff 1 R2 IADD3 2 R2 R3 0")
+            lines.append("0050 ffffffff 1 P0 ISETP.GE.U32.AND 2 R2 R9 0")
+            lines.append("0060 ffffffff 0 BRA 1 P0 0")
+        lines.append("0070 ffffffff 0 EXIT 0 0 0")
+        return lines
+
+    write_ctas(f, CTAS, THREADS, warp_lines)
 
 
 def write_launch(out, name, ctas, threads, iterations):
@@ -52,6 +69,18 @@ def write_launch(out, name, ctas, threads, iterations):
     CTAS, THREADS = ctas, threads
     with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
         write_kernel(f, name, 1, iterations)
+
+
+def write_warps(out, name, ctas, threads, warp_lines, shmem=0):
+    """Writes OUT/kernelslist.g and OUT/kernel-1.traceg: kernel `name` of `ctas` CTAs of `threads`
+    threads and `shmem` bytes of shared memory (window at 0), whose warp `w` of CTA `cta` runs
+    warp_lines(cta, w), complete Accel-Sim instruction lines."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
+        write_header(f, name, 1, ctas, threads, shmem, 0)
+        write_ctas(f, ctas, threads, warp_lines)
 
 
 def simulate(warpsim, trace_script, launch, extra):

@@ -10,6 +10,8 @@ and compare each warp's drain with validate/reference/h200/store_drain_h100.tsv 
 import os
 import sys
 
+import probe_trace
+
 BASE = 0x7F0000000000
 LAUNCHES = [(k, n, c, t) for c, t in ((132, 32), (132, 256), (1056, 256), (8448, 256))
             for k, n in (("store32", 1), ("store32", 2), ("store32", 4), ("store32", 8),
@@ -44,26 +46,10 @@ def warp_lines(kind, n, warp, warp_in_cta):
 
 
 def write(out, kind, n, ctas, threads):
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    shmem = 4224 if kind == "conflict_store" else 0
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        f.write(f"-kernel name = probe_{kind}_{n}\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n"
-                f"-block dim = ({threads},1,1)\n-shmem = {shmem}\n-nregs = 16\n"
-                "-binary version = 90\n-cuda stream id = 0\n"
-                "-shmem base_addr = 0x0000000000000000\n"
-                "-local mem base_addr = 0x00007f4e38000000\n-nvbit version = 1.5.5\n"
-                "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
-                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
-                "[reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n")
-        warps = threads // 32
-        for cta in range(ctas):
-            f.write(f"#BEGIN_TB\n\nthread block = {cta},0,0\n\n")
-            for w in range(warps):
-                lines = warp_lines(kind, n, cta * warps + w, w)
-                f.write(f"warp = {w}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
-            f.write("#END_TB\n\n")
+    warps = threads // 32
+    probe_trace.write_warps(out, f"probe_{kind}_{n}", ctas, threads,
+                            lambda cta, w: warp_lines(kind, n, cta * warps + w, w),
+                            4224 if kind == "conflict_store" else 0)
 
 
 def main():
