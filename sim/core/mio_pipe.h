@@ -81,7 +81,8 @@ class MioPipe {
   engine::Cycle read_operands(std::uint32_t bytes, engine::Cycle now);
 
   /// Queues the data of load (warp_slot, op_id) of sub-partition `smsp`, `wavefronts` lines of
-  /// it, ready at the L1 at cycle `ready`: the load completes once the data path has moved it.
+  /// it, ready at the L1 at cycle `ready`: the load completes once the data path has moved it. A
+  /// store's data on its way out (l1_store_data_uses_shared_path) takes the same turn.
   void return_load_data(std::uint32_t warp_slot, std::uint32_t op_id, int smsp, int wavefronts,
                         engine::Cycle ready);
 
