@@ -40,10 +40,12 @@ TEST(ArchDiff, ScalarsThatDiffer) {
   EXPECT_THAT(rows, Contains(Field(&FieldDifference::path, "hbm.background_read_bytes")));
   EXPECT_THAT(rows, Contains(Row("l2.address_hash", "\"crc_block\"", "\"crc_even\"")));
   EXPECT_THAT(rows, Contains(Row("hbm.timings.request_gap_cycles", "1", "2")));
-  EXPECT_EQ(rows.size(), 44u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
+  EXPECT_THAT(rows, Contains(Row("launch.cta_launch_interval_cycles", "19", "17")));
+  EXPECT_EQ(rows.size(), 45u);  // 25 from the memory and clocks, 7 fitted on the H200, 2 L2 size,
                                 // 1 L2 partial lines, 4 SM tables and 3 background lists
                                 // measured on the H200, 1 slice hash each GPU's chase picks,
-                                // 1 HBM cost per request each GPU's probe fits
+                                // 1 HBM cost per request each GPU's probe fits, 1 CTA spacing
+                                // each GPU's launches measure
 }
 
 TEST(ArchDiff, OverridesShowUp) {

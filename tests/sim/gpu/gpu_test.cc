@@ -71,8 +71,10 @@ TEST(GpuConfig, H200FromItsDescription) {
   // the rounding) and the memory crossbar takes 115 L2 cycles each way.
   EXPECT_EQ(c.memory.l2.fill_latency_cycles, 78u);
   EXPECT_EQ(c.memory.memory_crossbar.latency_cycles, 115u);
-  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 2863u);
-  EXPECT_EQ(c.dispatch.cta_launch_cycles, 529u);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 2891u);
+  EXPECT_EQ(c.dispatch.cta_launch_cycles, 504u);
+  // An SM starts its CTAs 17 cycles apart (validate/reference/h200/cta_start.tsv).
+  EXPECT_EQ(c.sm.cta_launch_interval_cycles, 17);
   EXPECT_EQ(c.sm.register_reads_per_cycle, 2);
   // Shuffles time on the MIO path with their unit's latency (24, validate/reference/h200).
   EXPECT_EQ(c.sm_memory.shuffle_latency_cycles, 24);
