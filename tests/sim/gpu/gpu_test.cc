@@ -107,6 +107,16 @@ TEST(GpuConfig, H200PlacesCtasAndSplitsSmsAsMeasured) {
   EXPECT_TRUE(more.memory.sm_partitions.empty());
 }
 
+// The H100 preset's launch costs come from its own probes: a freed slot takes its next CTA 397
+// cycles after the exit (cta_turnover_h100.tsv.gz), CTAs of one SM start 19 cycles apart
+// (cta_spacing_h100.tsv.gz), and the one-warp launches of store_drain_h100.tsv fit 4042.
+TEST(GpuConfig, H100LaunchCostsAsMeasuredOnTheH100) {
+  const GpuConfig c = gpu_config_from_spec(arch::load_spec("h100").spec);
+  EXPECT_EQ(c.dispatch.elapsed_overhead_cycles, 4042u);
+  EXPECT_EQ(c.dispatch.cta_launch_cycles, 397u);
+  EXPECT_EQ(c.sm.cta_launch_interval_cycles, 19);
+}
+
 TEST(GpuConfig, B200IsTwoDiesJoinedByALink) {
   const GpuConfig c = gpu_config_from_spec(arch::load_spec("b200").spec);
   EXPECT_EQ(c.memory.dies, 2u);
