@@ -15,10 +15,12 @@ struct Registered {
   Factory make;
 };
 
-constexpr std::array<Registered, 4> kPolicies = {{
+constexpr std::array<Registered, 6> kPolicies = {{
     {"gto", &make_gto_scheduler},
     {"gto_drawn", &make_gto_drawn_scheduler},
     {"lrr", &make_lrr_scheduler},
+    {"cta_rr", &make_cta_rr_scheduler},
+    {"cta_rr_drawn", &make_cta_rr_drawn_scheduler},
     {"two_level", &make_two_level_scheduler},
 }};
 

@@ -11,6 +11,9 @@
 //               policy (twenty-sixth round);
 //   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
 //               order, wrapping around;
+//   "cta_rr"    CTAs in order, warps in turn: the first CTA (by arrival) with an eligible warp
+//               issues, its eligible warps taken round robin (cta_rr_scheduler.cc);
+//   "cta_rr_drawn" the same with the CTAs ranked by their drawn priority, as gto_drawn;
 //   "two_level" two-level (Narasiman et al., MICRO 2011): an active set of N warps issues in
 //               round-robin order; a warp that stalls on a long-latency (L1TEX) dependency leaves
 //               the active set for the back of the pending queue, and the oldest pending warp
@@ -68,6 +71,8 @@ std::vector<std::string> warp_scheduler_names();
 std::unique_ptr<WarpScheduler> make_gto_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_gto_drawn_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_lrr_scheduler(const SmConfig& config);
+std::unique_ptr<WarpScheduler> make_cta_rr_scheduler(const SmConfig& config);
+std::unique_ptr<WarpScheduler> make_cta_rr_drawn_scheduler(const SmConfig& config);
 std::unique_ptr<WarpScheduler> make_two_level_scheduler(const SmConfig& config);
 
 }  // namespace warpsim::core

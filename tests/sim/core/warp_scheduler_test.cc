@@ -49,11 +49,15 @@ INSTANTIATE_TEST_SUITE_P(
                       // One CTA: one drawn priority, so its warps go by arrival as under gto.
                       PolicyCase{"gto_drawn", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}},
                       PolicyCase{"lrr", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
+                      // One CTA: its warps in turn, as under lrr.
+                      PolicyCase{"cta_rr", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
+                      PolicyCase{"cta_rr_drawn", {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
                       PolicyCase{"two_level", {0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3}}),
     [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.policy; });
 
 TEST(CoreSchedulerRegistry, ListsThePolicies) {
-  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"gto", "gto_drawn", "lrr", "two_level"}));
+  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"cta_rr", "cta_rr_drawn", "gto", "gto_drawn", "lrr",
+                                      "two_level"}));
 }
 
 TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
@@ -65,7 +69,7 @@ TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "SM config: field 'sm.scheduler' names an unknown warp-scheduler policy "
-              "'oldest_first' (known: gto, gto_drawn, lrr, two_level)");
+              "'oldest_first' (known: cta_rr, cta_rr_drawn, gto, gto_drawn, lrr, two_level)");
   }
 }
 
@@ -125,6 +129,48 @@ TEST(CoreSchedulerRegistry, LrrWrapsAround) {
   EXPECT_EQ(lrr->pick((1u << 1) | (1u << 4)), 1);
   lrr->issued(1);
   EXPECT_EQ(lrr->pick((1u << 1) | (1u << 4) | (1u << 7)), 4);
+}
+
+TEST(CoreSchedulerRegistry, CtaRrTakesTheFirstCtasWarpsInTurn) {
+  SmConfig config;
+  config.scheduler = "cta_rr";
+  auto rr = make_warp_scheduler(config);
+  // Two CTAs (priorities ignored under cta_rr): slots 0, 2, 4 and then 1, 3.
+  rr->cta_priority(50);
+  for (int s : {0, 2, 4}) rr->add_warp(s);
+  rr->cta_priority(10);
+  for (int s : {1, 3}) rr->add_warp(s);
+  // The first CTA's warps in turn while any is eligible, wrapping around.
+  EXPECT_EQ(rr->pick(0b11111), 0);
+  rr->issued(0);
+  EXPECT_EQ(rr->pick(0b11111), 2);  // no greedy: the next of the CTA
+  rr->issued(2);
+  EXPECT_EQ(rr->pick(0b01111), 0);  // 4 not eligible: wraps to 0
+  // None of the first CTA eligible: the second CTA's.
+  EXPECT_EQ(rr->pick(0b01010), 1);
+  rr->issued(1);
+  EXPECT_EQ(rr->pick(0b01010), 3);
+  // The first CTA gone, the second issues first.
+  for (int s : {0, 2, 4}) rr->remove_warp(s);
+  EXPECT_EQ(rr->issuable(), WarpMask{0b01010});
+  EXPECT_EQ(rr->pick(0b01010), 3);
+}
+
+TEST(CoreSchedulerRegistry, CtaRrDrawnRanksCtasByTheirDrawnPriority) {
+  SmConfig config;
+  config.scheduler = "cta_rr_drawn";
+  auto rr = make_warp_scheduler(config);
+  rr->cta_priority(50);
+  for (int s : {0, 2}) rr->add_warp(s);
+  rr->cta_priority(10);
+  for (int s : {1, 3}) rr->add_warp(s);
+  rr->cta_priority(10);  // equal priority: after the resident CTA of that priority
+  rr->add_warp(5);
+  EXPECT_EQ(rr->pick(0b101111), 1);
+  rr->issued(1);
+  EXPECT_EQ(rr->pick(0b101111), 3);
+  EXPECT_EQ(rr->pick(0b100101), 5);
+  EXPECT_EQ(rr->pick(0b000101), 0);
 }
 
 TEST(CoreSchedulerRegistry, TwoLevelDemotesAWarpOnALongStall) {
