@@ -1,7 +1,7 @@
 // Probe of the order in which an SM's warp schedulers finish the warps of compute-bound kernels:
 // the bodies of the four whole-GPU compute twins (workloads/cuda/compute.cu: dependent and
-// independent FFMA chains, __expf + rsqrtf, the integer hash) at 264, 528 and 1056 CTAs of 256
-// threads (2, 4 and 8 CTAs an SM: 4, 8 and 16 warps a scheduler, one wave). Lane 0 of every warp
+// independent FFMA chains, __expf + rsqrtf, the integer hash) in one wave of CTAs of 128, 256 and
+// 512 threads, 2, 4 and 8 CTAs an SM (as many as fit 2,048 threads). Lane 0 of every warp
 // stamps clock64 (the SM's clock) before its loop and after it, with its %smid and %warpid. Two
 // launches a case after a warm-up, without a profiler. Prints one row per warp; within an SM the
 // stamps say whether the oldest warps run ahead (greedy-then-oldest: finishes spread over the
@@ -84,12 +84,12 @@ __global__ void p_integer(float* out, Stamp* st, int iters) {
   stamp_end(st, t0);
 }
 
-void launch(int kernel, int ctas, float* out, Stamp* st) {
+void launch(int kernel, int ctas, int threads, float* out, Stamp* st) {
   switch (kernel) {
-    case 0: p_ffma_dependent<<<ctas, 256>>>(out, st, 0.999f, 0.5f, kIters); break;
-    case 1: p_ffma_independent<<<ctas, 256>>>(out, st, 0.999f, 0.5f, kIters); break;
-    case 2: p_sfu<<<ctas, 256>>>(out, st, kIters); break;
-    default: p_integer<<<ctas, 256>>>(out, st, kIters); break;
+    case 0: p_ffma_dependent<<<ctas, threads>>>(out, st, 0.999f, 0.5f, kIters); break;
+    case 1: p_ffma_independent<<<ctas, threads>>>(out, st, 0.999f, 0.5f, kIters); break;
+    case 2: p_sfu<<<ctas, threads>>>(out, st, kIters); break;
+    default: p_integer<<<ctas, threads>>>(out, st, kIters); break;
   }
 }
 
@@ -100,25 +100,28 @@ int main() {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 1;
   const int sms = prop.multiProcessorCount;
-  const int most = sms * 8;
+  const int most = sms * 2048;  // threads
   float* out = nullptr;
   Stamp* st = nullptr;
-  if (cudaMalloc(&out, most * 256 * sizeof(float)) != cudaSuccess) return 1;
-  if (cudaMalloc(&st, most * 8 * sizeof(Stamp)) != cudaSuccess) return 1;
-  std::printf("kernel\tctas\trepeat\tcta\twarp\tsm\twarpid\tstart\tend\n");
+  if (cudaMalloc(&out, most * sizeof(float)) != cudaSuccess) return 1;
+  if (cudaMalloc(&st, most / 32 * sizeof(Stamp)) != cudaSuccess) return 1;
+  std::printf("kernel\tthreads\tctas\trepeat\tcta\twarp\tsm\twarpid\tstart\tend\n");
   for (int k = 0; k < 4; ++k) {
-    launch(k, sms, out, st);  // warm-up: code and constants
+    launch(k, sms, 256, out, st);  // warm-up: code and constants
     if (cudaDeviceSynchronize() != cudaSuccess) return 1;
-    for (int per_sm : {2, 4, 8}) {
-      const int ctas = sms * per_sm;
-      for (int r = 0; r < 2; ++r) {
-        launch(k, ctas, out, st);
-        if (cudaDeviceSynchronize() != cudaSuccess) return 1;
-        std::vector<Stamp> s(ctas * 8);
-        cudaMemcpy(s.data(), st, s.size() * sizeof(Stamp), cudaMemcpyDeviceToHost);
-        for (int w = 0; w < ctas * 8; ++w) {
-          std::printf("%s\t%d\t%d\t%d\t%d\t%u\t%u\t%lld\t%lld\n", names[k], ctas, r, w / 8, w % 8,
-                      s[w].sm, s[w].warp, s[w].start, s[w].end);
+    for (int threads : {128, 256, 512}) {
+      for (int per_sm : {2, 4, 8}) {
+        if (per_sm * threads > 2048) continue;
+        const int ctas = sms * per_sm, warps = threads / 32;
+        for (int r = 0; r < 2; ++r) {
+          launch(k, ctas, threads, out, st);
+          if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+          std::vector<Stamp> s(ctas * warps);
+          cudaMemcpy(s.data(), st, s.size() * sizeof(Stamp), cudaMemcpyDeviceToHost);
+          for (int w = 0; w < ctas * warps; ++w) {
+            std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%u\t%u\t%lld\t%lld\n", names[k], threads, ctas, r,
+                        w / warps, w % warps, s[w].sm, s[w].warp, s[w].start, s[w].end);
+          }
         }
       }
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Summarises warp_finish.cu's stamps and, with --warpsim, sets the model's CTA retirements beside
-them. Per kernel and CTAs an SM: when an SM's k-th CTA to finish ends (its last warp's end stamp
+them. Per kernel, CTA size and CTAs: when an SM's k-th CTA to finish ends (its last warp's end stamp
 after the SM's first start), as the median over SMs and launches, in cycles and as a share of the
 SM's last; the model's from `warpsim run --workload KERNEL --cta-log` (retire - launch cycle of the
 SM's first CTA) for the same twin.
@@ -43,25 +43,25 @@ def measured(path):
     ctas = collections.defaultdict(lambda: collections.defaultdict(list))
     with open_text(path) as f:
         for row in csv.DictReader(f, delimiter="\t"):
-            key = (row["kernel"], int(row["ctas"]), int(row["repeat"]), int(row["sm"]),
-                   int(row["cta"]))
-            ctas[key[:4]][key[4]].append((int(row["start"]), int(row["end"])))
+            key = (row["kernel"], int(row.get("threads", 256)), int(row["ctas"]),
+                   int(row["repeat"]), int(row["sm"]), int(row["cta"]))
+            ctas[key[:5]][key[5]].append((int(row["start"]), int(row["end"])))
     out = collections.defaultdict(list)
     spread = collections.defaultdict(list)
-    for (kernel, n, _, sm), by_cta in ctas.items():
+    for (kernel, threads, n, _, sm), by_cta in ctas.items():
         per_sm = {sm: [(min(s for s, _ in w), max(e for _, e in w)) for w in by_cta.values()]}
-        out[(kernel, n)] += finishes(per_sm)
+        out[(kernel, threads, n)] += finishes(per_sm)
         for w in by_cta.values():
             ends = [e for _, e in w]
-            spread[(kernel, n)].append(max(ends) - min(ends))
+            spread[(kernel, threads, n)].append(max(ends) - min(ends))
     return out, spread
 
 
-def simulated(warpsim, kernel, ctas, arch, sets):
+def simulated(warpsim, kernel, threads, ctas, arch, sets):
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "ctas.tsv")
         cmd = [warpsim, "run", "--workload", kernel, "--param", f"ctas={ctas}", "--param",
-               "threads=256", "--arch", arch, "--threads", "2", "--quiet", "--cta-log", log]
+               f"threads={threads}", "--arch", arch, "--threads", "2", "--quiet", "--cta-log", log]
         for s in sets:
             cmd += ["--set", s]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -81,16 +81,17 @@ def main():
     ap.add_argument("--only", default="", help="kernels whose name contains this")
     args = ap.parse_args()
     runs, spread = measured(args.stamps)
-    for (kernel, n) in sorted(runs):
+    for (kernel, threads, n) in sorted(runs):
         if args.only not in kernel:
             continue
-        ends, shares = summary(runs[(kernel, n)])
-        print(f"{kernel} {n} CTAs: GPU   k-th CTA end " + " ".join(f"{e:8.0f}" for e in ends) +
+        case = f"{kernel} {n} x {threads}:"
+        ends, shares = summary(runs[(kernel, threads, n)])
+        print(f"{case} GPU   k-th CTA end " + " ".join(f"{e:8.0f}" for e in ends) +
               "   share " + " ".join(f"{s:.3f}" for s in shares) +
-              f"   warps of a CTA end within {statistics.median(spread[(kernel, n)]):.0f}")
+              f"   warps of a CTA end within {statistics.median(spread[(kernel, threads, n)]):.0f}")
         if args.warpsim:
-            ends, shares = summary(simulated(args.warpsim, kernel, n, args.arch, args.set))
-            print(f"{kernel} {n} CTAs: model k-th CTA end " + " ".join(f"{e:8.0f}" for e in ends) +
+            ends, shares = summary(simulated(args.warpsim, kernel, threads, n, args.arch, args.set))
+            print(f"{case} model k-th CTA end " + " ".join(f"{e:8.0f}" for e in ends) +
                   "   share " + " ".join(f"{s:.3f}" for s in shares))
 
 
