@@ -7,6 +7,9 @@
 // do (validate/reference/h200/mufu_rate.tsv: 8 warps a scheduler, each able to keep the MUFU busy
 // alone, all finish within 5 %), while later CTAs wait their turn
 // (validate/reference/h200/warp_finish_h100.tsv.gz).
+// Left out: the GPU's lean toward the older of the shared CTAs (ffma_dependent, two CTAs an SM:
+// 33.1 against 36.0 k cycles; here both end together), greedy issue, and whether the GPU shares
+// between CTAs or between a number of warps (the probe's CTAs all had 256 threads).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
