@@ -11,7 +11,6 @@
 // 33.1 against 36.0 k cycles; here both end together), greedy issue, and whether the GPU shares
 // between CTAs or between a number of warps (the probe's CTAs all had 256 threads).
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -53,10 +52,10 @@ class CtaRoundRobinScheduler final : public WarpScheduler {
     WarpMask shared = 0;
     for (std::size_t i = 0; i < groups_.size() && i < shared_; ++i) shared |= groups_[i].warps;
     const WarpMask m = shared & eligible;
-    if (m != 0) return in_turn(m, last_shared_);
+    if (m != 0) return next_in_turn(m, last_shared_);
     for (std::size_t i = shared_; i < groups_.size(); ++i) {
       const WarpMask g = groups_[i].warps & eligible;
-      if (g != 0) return in_turn(g, groups_[i].last);
+      if (g != 0) return next_in_turn(g, groups_[i].last);
     }
     return -1;
   }
@@ -80,11 +79,6 @@ class CtaRoundRobinScheduler final : public WarpScheduler {
   WarpMask issuable() const override { return resident_; }
 
  private:
-  // The first of `m` after slot `last` in slot order, wrapping around.
-  static int in_turn(WarpMask m, int last) {
-    const WarpMask after = last >= 63 ? 0 : m & (~WarpMask{0} << (last + 1));
-    return std::countr_zero(after != 0 ? after : m);
-  }
 
   struct Group {
     std::uint64_t priority;  // drawn (cta_rr_drawn) or 0

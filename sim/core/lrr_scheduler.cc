@@ -1,6 +1,4 @@
 // Loose round robin: the first eligible warp after the one issued last, in slot order, wrapping.
-#include <bit>
-
 #include "sim/core/warp_scheduler.h"
 
 namespace warpsim::core {
@@ -12,8 +10,7 @@ class LrrScheduler final : public WarpScheduler {
   void remove_warp(int slot) override { resident_ &= ~(WarpMask{1} << slot); }
   int pick(WarpMask eligible) override {
     if (eligible == 0) return -1;
-    const WarpMask after = last_ >= 63 ? 0 : eligible & (~WarpMask{0} << (last_ + 1));
-    return std::countr_zero(after != 0 ? after : eligible);
+    return next_in_turn(eligible, last_);
   }
   void issued(int slot) override { last_ = slot; }
   WarpMask issuable() const override { return resident_; }

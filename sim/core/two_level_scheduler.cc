@@ -32,8 +32,7 @@ class TwoLevelScheduler final : public WarpScheduler {
   int pick(WarpMask eligible) override {
     const WarpMask candidates = eligible & active_;
     if (candidates == 0) return -1;
-    const WarpMask after = last_ >= 63 ? 0 : candidates & (~WarpMask{0} << (last_ + 1));
-    return std::countr_zero(after != 0 ? after : candidates);
+    return next_in_turn(candidates, last_);
   }
   void issued(int slot) override { last_ = slot; }
   void long_stall(int slot) override {

@@ -24,6 +24,7 @@
 // Left out: fetch/decode groups, instruction-buffer depth, and priority hints from the compiler.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,13 @@ namespace warpsim::core {
 
 /// A set of SM-wide warp slots (bit i = slot i).
 using WarpMask = std::uint64_t;
+
+/// Round robin over `candidates` (non-empty): the first slot after `last` in slot order, wrapping
+/// around (last = -1: the lowest slot).
+inline int next_in_turn(WarpMask candidates, int last) {
+  const WarpMask after = last >= 63 ? 0 : candidates & (~WarpMask{0} << (last + 1));
+  return std::countr_zero(after != 0 ? after : candidates);
+}
 
 /// One SMSP's issue policy.
 class WarpScheduler {
