@@ -75,7 +75,7 @@ void validate_sm_config(const SmConfig& config) {
   require_range("limits.warp_size", l.warp_size, 1, 64);
   require_range("issue_width", config.issue_width, 1, 8);
   require_range("two_level_active_warps", config.two_level_active_warps, 1, kMaxWarpsPerSm);
-  require_range("shared_ctas", config.shared_ctas, 1, kMaxCtasPerSm);
+  require_range("shared_warps", config.shared_warps, 1, kMaxWarpsPerSm);
   for (int c = 0; c < kOpClassCount; ++c) {
     const std::string name = "units[" + arch::OpClass_Name(static_cast<arch::OpClass>(c)) + "].";
     const FunctionalUnitConfig& u = config.units[static_cast<std::size_t>(c)];

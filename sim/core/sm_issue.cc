@@ -103,16 +103,16 @@ StallReason queue_reason(const traces::OpcodeInfo& info) {
 Cycle Sm::issue_smsp(int smsp, Cycle now) {
   WarpMask eligible = 0;
   Cycle next = kSleep;
-  // Still reading an instruction's operands: no other warp dispatches (those waiting keep their
-  // last stall reason). The warp that issued it goes on at its own stall counts, which the
-  // compiler set knowing its operands (the H200's one-warp FFMA loop loses no cycle to them).
-  WarpMask warps = smsp_warps_[static_cast<std::size_t>(smsp)];
+  // Still reading an instruction's operands: the dispatcher takes only the warp that issued it,
+  // which goes on at its own stall counts (the compiler set them knowing its operands: the H200's
+  // one-warp FFMA loop loses no cycle to them). The scheduler still picks among all eligible
+  // warps; when it picks another, that warp waits out the reads (dispatch_stall) and the cycle
+  // is lost, so eight warps' FFMA loops on one SMSP pay a cycle for each instruction between
+  // their three-read FFMAs, as the H200's do (see hold_dispatch_for_reads).
+  const WarpMask warps = smsp_warps_[static_cast<std::size_t>(smsp)];
   const Cycle held = dispatch_free_[static_cast<std::size_t>(smsp)];
-  if (held > now) {
-    warps &= WarpMask{1} << dispatch_owner_[static_cast<std::size_t>(smsp)];
-    if (warps == 0) return held;
-    next = held;
-  }
+  const bool dispatch_held = held > now;
+  const int owner = dispatch_owner_[static_cast<std::size_t>(smsp)];
   // Pipeline queues found full this cycle: the pipeline does not change until this SMSP issues,
   // so warps refused for the same queue at their last evaluation are refused again (same stall
   // reason, same wake-up) without being re-evaluated.
@@ -180,6 +180,14 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
   for (int i = 0; i < config_.issue_width && eligible != 0; ++i) {
     const int slot = scheduler.pick(eligible);
     if (slot < 0) break;
+    if (dispatch_held && slot != owner) {
+      // Picked, but the dispatcher is busy until `held`; no other warp is picked meanwhile.
+      set_reason(warps_[static_cast<std::size_t>(slot)], slot, now, StallReason::kDispatchStall);
+      ready_at_[static_cast<std::size_t>(slot)] = held;
+      next = std::min(next, held);
+      eligible &= ~(WarpMask{1} << slot);
+      break;
+    }
     scheduler.issued(slot);
     eligible &= ~(WarpMask{1} << slot);
     issue(warps_[static_cast<std::size_t>(slot)], slot, now);

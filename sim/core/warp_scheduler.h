@@ -11,8 +11,9 @@
 //               policy (twenty-sixth round);
 //   "lrr"       loose round robin: the first eligible warp after the one issued last, in warp-slot
 //               order, wrapping around;
-//   "cta_rr"    CTAs in order, warps in turn: the first CTA (by arrival) with an eligible warp
-//               issues, its eligible warps taken round robin (cta_rr_scheduler.cc);
+//   "cta_rr"    CTAs in order, warps in turn: the first N warps by their CTA's arrival issue
+//               round robin; the others only when none of those is eligible, the first CTA
+//               with an eligible warp, its warps in turn (cta_rr_scheduler.cc);
 //   "cta_rr_drawn" the same with the CTAs ranked by their drawn priority, as gto_drawn;
 //   "two_level" two-level (Narasiman et al., MICRO 2011): an active set of N warps issues in
 //               round-robin order; a warp that stalls on a long-latency (L1TEX) dependency leaves

@@ -168,7 +168,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
   fill_units(s, g.sm);
   fill_tensor(s, g.sm.tensor);
   g.sm.scheduler = s.sm().scheduler_policy();
-  g.sm.shared_ctas = static_cast<int>(s.sm().scheduler_shared_ctas());
+  g.sm.shared_warps = static_cast<int>(s.sm().scheduler_shared_warps());
   if (s.sm().has_issue_width_per_scheduler()) {
     g.sm.issue_width = static_cast<int>(s.sm().issue_width_per_scheduler());
   }

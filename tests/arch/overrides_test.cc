@@ -101,7 +101,7 @@ TEST_F(ArchOverrides, LaterOverrideWins) {
 TEST_F(ArchOverrides, UnknownFieldListsKnownFields) {
   EXPECT_EQ(error_of("sm.cuont=1"),
             "--set 'sm.cuont=1': unknown field 'cuont' in sm (warpsim.arch.Sm); known fields: "
-            "count, sub_partitions, warp_size, scheduler_policy, scheduler_shared_ctas, "
+            "count, sub_partitions, warp_size, scheduler_policy, scheduler_shared_warps, "
             "issue_width_per_scheduler, "
             "valu_cycles_per_instruction, register_reads_per_cycle, branch_resolve_cycles, "
             "barrier_arrival_cycles, barrier_release_cycles, gpu_fence_cycles, instruction_fetch");
@@ -144,7 +144,7 @@ TEST_F(ArchOverrides, WrongTypeAndOutOfRange) {
 TEST_F(ArchOverrides, PathShapeErrors) {
   EXPECT_EQ(error_of("sm=3"),
             "--set 'sm=3': sm is a message; set one of its fields: count, sub_partitions, "
-            "warp_size, scheduler_policy, scheduler_shared_ctas, issue_width_per_scheduler, "
+            "warp_size, scheduler_policy, scheduler_shared_warps, issue_width_per_scheduler, "
             "valu_cycles_per_instruction, "
             "register_reads_per_cycle, branch_resolve_cycles, barrier_arrival_cycles, "
             "barrier_release_cycles, gpu_fence_cycles, instruction_fetch");

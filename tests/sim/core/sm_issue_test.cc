@@ -91,6 +91,27 @@ TEST(CoreSmIssue, RegisterReadsBeyondTheCollectorsRateHoldOtherWarpsDispatch) {
   EXPECT_EQ(second, (std::vector<Cycle>{1, 5, 9, 13, 17}));
 }
 
+TEST(CoreSmIssue, AWarpPickedWhileTheReadsHoldTheDispatchLosesTheCycle) {
+  // Round robin picks the other warp of the SMSP in the cycle after each three-read FFMA; the
+  // dispatcher is still reading, so that cycle goes unused (dispatch_stall) and each FFMA costs
+  // two issue cycles, even where the warp that issued it could have gone on.
+  SmConfig config;
+  config.register_reads_per_cycle = 2;
+  config.scheduler = "lrr";
+  auto kernel = make_kernel(1, 160, [&](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      w.add("FFMA", {gpr(10 + i)}, {gpr(1), gpr(2), gpr(3)});
+      w.last().issue_stall = 1;
+    }
+    w.add("EXIT");
+  });
+  SmBench bench{config};
+  bench.run(kernel);
+  EXPECT_EQ(bench.observer().issue_cycles(0), (std::vector<Cycle>{0, 4, 8, 12, 16}));
+  EXPECT_EQ(bench.observer().issue_cycles(4), (std::vector<Cycle>{2, 6, 10, 14, 17}));
+  EXPECT_EQ(bench.sm().counters().stalls[StallReason::kDispatchStall], 8u);
+}
+
 TEST(CoreSmIssue, TheCompilersStallCountHoldsTheNextInstruction) {
   auto kernel = make_kernel(1, 32, [](WarpBuilder& w, const traces::CtaTrace&, std::uint32_t) {
     w.add("FADD", {gpr(10)}, {gpr(1), gpr(2)});

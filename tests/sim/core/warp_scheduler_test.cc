@@ -134,8 +134,9 @@ TEST(CoreSchedulerRegistry, LrrWrapsAround) {
 TEST(CoreSchedulerRegistry, CtaRrTakesTheFirstCtasWarpsInTurn) {
   SmConfig config;
   config.scheduler = "cta_rr";
+  config.shared_warps = 3;
   auto rr = make_warp_scheduler(config);
-  // Two CTAs (priorities ignored under cta_rr): slots 0, 2, 4 and then 1, 3.
+  // Two CTAs (priorities ignored under cta_rr): slots 0, 2, 4 and then 1, 3; three warps share.
   rr->cta_priority(50);
   for (int s : {0, 2, 4}) rr->add_warp(s);
   rr->cta_priority(10);
@@ -156,9 +157,38 @@ TEST(CoreSchedulerRegistry, CtaRrTakesTheFirstCtasWarpsInTurn) {
   EXPECT_EQ(rr->pick(0b01010), 3);
 }
 
+TEST(CoreSchedulerRegistry, CtaRrSharesByWarpsNotByCtas) {
+  SmConfig config;
+  config.scheduler = "cta_rr";
+  config.shared_warps = 4;
+  auto rr = make_warp_scheduler(config);
+  // CTAs of two warps each: slots 0, 1 | 2, 3 | 4, 5. The first four warps (two CTAs) share.
+  for (int cta = 0; cta < 3; ++cta) {
+    rr->cta_priority(0);
+    for (int s : {2 * cta, 2 * cta + 1}) rr->add_warp(s);
+  }
+  EXPECT_EQ(rr->pick(0b111111), 0);
+  rr->issued(0);
+  EXPECT_EQ(rr->pick(0b111111), 1);
+  rr->issued(1);
+  EXPECT_EQ(rr->pick(0b111111), 2);  // the second CTA's warps take their turn too
+  rr->issued(2);
+  EXPECT_EQ(rr->pick(0b111111), 3);
+  rr->issued(3);
+  EXPECT_EQ(rr->pick(0b111111), 0);  // the third CTA waits
+  EXPECT_EQ(rr->pick(0b110000), 4);  // until none of the four is eligible
+  // A shared warp retires: the third CTA's first warp joins the turn.
+  rr->remove_warp(1);
+  EXPECT_EQ(rr->pick(0b111101), 4);  // next after 3, the last to issue
+  rr->issued(4);
+  EXPECT_EQ(rr->pick(0b111101), 0);
+  EXPECT_EQ(rr->pick(0b100000), 5);
+}
+
 TEST(CoreSchedulerRegistry, CtaRrDrawnRanksCtasByTheirDrawnPriority) {
   SmConfig config;
   config.scheduler = "cta_rr_drawn";
+  config.shared_warps = 2;
   auto rr = make_warp_scheduler(config);
   rr->cta_priority(50);
   for (int s : {0, 2}) rr->add_warp(s);

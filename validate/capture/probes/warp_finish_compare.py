@@ -6,6 +6,7 @@ SM's last; the model's from `warpsim run --workload KERNEL --cta-log` (retire - 
 SM's first CTA) for the same twin.
     warp_finish_compare.py validate/reference/h200/warp_finish_h100.tsv.gz \
         [--warpsim build/release/warpsim --arch h200 --set sm.scheduler_policy=gto ...]
+        [--only KERNEL] [--cta-threads 128 --cta-threads 512]
 """
 import argparse
 import collections
@@ -79,10 +80,12 @@ def main():
     ap.add_argument("--arch", default="h200")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--only", default="", help="kernels whose name contains this")
+    ap.add_argument("--cta-threads", type=int, action="append", default=[],
+                    help="only CTAs of this many threads (repeatable)")
     args = ap.parse_args()
     runs, spread = measured(args.stamps)
     for (kernel, threads, n) in sorted(runs):
-        if args.only not in kernel:
+        if args.only not in kernel or (args.cta_threads and threads not in args.cta_threads):
             continue
         case = f"{kernel} {n} x {threads}:"
         ends, shares = summary(runs[(kernel, threads, n)])
