@@ -172,6 +172,11 @@ TEST(ArchLoader, ParseErrorsNameFileLineAndColumn) {
   const std::string unknown = dir.write("unknown.textproto", "sm {\n  cuont: 3\n}\n");
   EXPECT_EQ(error_of([&] { load_spec(unknown); }),
             unknown + ":2:8: Message type \"warpsim.arch.Sm\" has no field named \"cuont\".");
+  // A retired field (sm.scheduler_shared_ctas, now scheduler_shared_warps) is refused, not skipped.
+  const std::string retired = dir.write("retired.textproto", "sm { scheduler_shared_ctas: 2 }\n");
+  EXPECT_THAT(error_of([&] { load_spec(retired); }),
+              HasSubstr(retired + ":1:27: Message type \"warpsim.arch.Sm\" has no field named "
+                                  "\"scheduler_shared_ctas\""));
   const std::string type = dir.write("type.textproto", "sm { count: \"many\" }\n");
   EXPECT_THAT(error_of([&] { load_spec(type); }), HasSubstr(type + ":1:13: "));
   const std::string negative = dir.write("negative.textproto", "sm {\n count: -4 }\n");
