@@ -203,9 +203,9 @@ Cycle Sm::issue_smsp(int smsp, Cycle now) {
   // eligible now, so at the next cycle only its unit can stop it (nothing else it waits for
   // changes without its own issue): when that unit is busy then, its evaluation there is known
   // in advance (see port_wait) and is made now, so that it is next evaluated when the unit
-  // frees. While the dispatch is held, it is evaluated at the next cycle as usual. An observer sees the same
-  // evaluations: it must not change the run it records (the order in which warps wait for a
-  // queue's room would differ, and with it the cycles).
+  // frees. While the dispatch is held, it is evaluated at the next cycle as usual. An observer
+  // sees the same evaluations: it must not change the run it records (the order in which warps
+  // wait for a queue's room would differ, and with it the cycles).
   const bool look_ahead = dispatch_free_[static_cast<std::size_t>(smsp)] <= now + 1;
   for (WarpMask m = eligible; m != 0; m &= m - 1) {
     const int slot = std::countr_zero(m);
