@@ -109,7 +109,7 @@ struct SmConfig {
   int issue_width = 1;                 ///< Warp instructions each SMSP issues per cycle.
   std::string scheduler = "gto";       ///< Warp-scheduler policy (warp_scheduler.h).
   int two_level_active_warps = 4;      ///< Active-set size per SMSP of the two-level policy.
-  int shared_warps = 4;  ///< cta_rr: first-ranked warps per SMSP that share the issue slots in turn.
+  int shared_warps = 4;  ///< cta_rr: first-ranked warps per SMSP sharing the issue slots in turn.
   /// Functional units per arch::OpClass (index = enum value).
   std::array<FunctionalUnitConfig, kOpClassCount> units = default_units();
   int branch_resolve_cycles = 4;    ///< A taken branch's warp may issue again after this many.

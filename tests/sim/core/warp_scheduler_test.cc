@@ -56,8 +56,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.policy; });
 
 TEST(CoreSchedulerRegistry, ListsThePolicies) {
-  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"cta_rr", "cta_rr_drawn", "gto", "gto_drawn", "lrr",
-                                      "two_level"}));
+  EXPECT_EQ(warp_scheduler_names(), (std::vector<std::string>{"cta_rr", "cta_rr_drawn", "gto",
+                                                              "gto_drawn", "lrr", "two_level"}));
 }
 
 TEST(CoreSchedulerRegistry, UnknownPolicyNamesTheKnownOnes) {
