@@ -7,7 +7,7 @@ candidate, and prints the DRAM bytes read and written in MiB against
 validate/reference/h200/partial_writes.tsv and partial_scatter.tsv, with the root-mean-square
 distance over reads, over writes and over both (the fit: the reads are the record's fills, the
 writes also carry what the L2 cannot hold).
-    partial_writes_fit.py WARPSIM [ENTRIES,WAYS ...]
+    partial_writes_fit.py [--controls] WARPSIM [ENTRIES,WAYS ...]
 """
 import csv
 import json
@@ -21,7 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REF = os.path.join(HERE, "..", "..", "reference", "h200")
 MIB = 2**20
 # (name, trace writer, its first argument, MB)
-LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in (1, 2, 4, 8, 12, 16, 24, 32)] +
+SIZES = (1, 2, 4, 8, 12, 16, 24, 32)
+LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in SIZES] +
             [(f"words 1 {mb}", "partial_scatter_trace.py", 1, mb) for mb in (1, 4, 8, 16, 32)] +
             [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (1, 2, 4, 8, 16, 24, 32)])
 
@@ -30,8 +31,7 @@ def measured():
     """(read, written) MiB per launch name."""
     out = {}
     for r in csv.DictReader(open(os.path.join(REF, "partial_writes.tsv")), delimiter="\t"):
-        if r["bytes"] == "4":
-            out[f"4-byte {r['mb']}"] = r
+        out[f"{r['bytes']}-byte {r['mb']}"] = r
     for r in csv.DictReader(open(os.path.join(REF, "partial_scatter.tsv")), delimiter="\t"):
         out[f"words {r['words']} {r['mb']}"] = r
     return {k: (float(r["dram__bytes_read.sum"]) / MIB, float(r["dram__bytes_write.sum"]) / MIB)
@@ -53,13 +53,17 @@ def rms(values):
 
 
 def main():
-    warpsim = sys.argv[1]
-    candidates = [tuple(int(x) for x in c.split(",")) for c in sys.argv[2:]] or [
+    args = sys.argv[1:]
+    launches = LAUNCHES
+    if args[:1] == ["--controls"]:
+        launches, args = LAUNCHES + CONTROLS, args[1:]
+    warpsim = args[0]
+    candidates = [tuple(int(x) for x in c.split(",")) for c in args[1:]] or [
         (e, w) for w in (1, 2, 4) for e in (57600, 67200, 76800, 86400, 96000, 115200)]
     ref = measured()
-    names = [n for n, _, _, _ in LAUNCHES]
+    names = [n for n, _, _, _ in launches]
     with tempfile.TemporaryDirectory() as traces:
-        for name, writer, arg, mb in LAUNCHES:
+        for name, writer, arg, mb in launches:
             subprocess.run([sys.executable, os.path.join(HERE, writer), str(arg), str(mb),
                             os.path.join(traces, name.replace(" ", "_"))], check=True)
         print("entries\tways\t" + "\t".join(names) + "\trms read\trms written\trms both")
