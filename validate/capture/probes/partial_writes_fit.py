@@ -7,7 +7,7 @@ candidate, and prints the DRAM bytes read and written in MiB against
 validate/reference/h200/partial_writes.tsv and partial_scatter.tsv, with the root-mean-square
 distance over reads, over writes and over both (the fit: the reads are the record's fills, the
 writes also carry what the L2 cannot hold).
-    partial_writes_fit.py [--controls] WARPSIM [ENTRIES,WAYS ...]
+    partial_writes_fit.py [--extended] WARPSIM [ENTRIES,WAYS ...]
 """
 import csv
 import json
@@ -25,6 +25,12 @@ SIZES = (1, 2, 4, 8, 12, 16, 24, 32)
 LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in SIZES] +
             [(f"words 1 {mb}", "partial_scatter_trace.py", 1, mb) for mb in (1, 4, 8, 16, 32)] +
             [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (1, 2, 4, 8, 16, 24, 32)])
+# With --extended: the same probe's 16-byte stores (never completed, as the 4-byte ones), its
+# control, whole sectors written as two 16-byte halves back to back, which the H200 never gives up
+# below 24 MB, and the completing one-sector stream beyond the L2 (48 and 64 MB), as the naive
+# 4096 transpose stores (validate/HISTORY.md, thirty-fifth round).
+EXTENDED = ([(f"{b}-byte {mb}", "partial_writes_trace.py", b, mb) for b in (16, 32) for mb in SIZES] +
+            [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (48, 64)])
 
 
 def measured():
@@ -55,8 +61,8 @@ def rms(values):
 def main():
     args = sys.argv[1:]
     launches = LAUNCHES
-    if args[:1] == ["--controls"]:
-        launches, args = LAUNCHES + CONTROLS, args[1:]
+    if args[:1] == ["--extended"]:
+        launches, args = LAUNCHES + EXTENDED, args[1:]
     warpsim = args[0]
     candidates = [tuple(int(x) for x in c.split(",")) for c in args[1:]] or [
         (e, w) for w in (1, 2, 4) for e in (57600, 67200, 76800, 86400, 96000, 115200)]
