@@ -328,6 +328,14 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.partial_lines.ways = ways;
     ms.l2.partial_lines.entries = l2.partial_lines() / ms.l2_slices / ways * ways;
   }
+  if (l2.has_partial_merge_bytes()) {
+    const uint32_t bytes = l2.partial_merge_bytes();
+    if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
+      throw InputError("architecture description: l2.partial_merge_bytes: expected 32, 64 or "
+                       "128, got " + std::to_string(bytes));
+    }
+    ms.l2.merge_sectors = bytes / 32;
+  }
   if (l2.has_fetch_granularity_bytes()) {
     const uint32_t bytes = l2.fetch_granularity_bytes();
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {

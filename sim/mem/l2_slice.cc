@@ -71,6 +71,10 @@ L2Slice::L2Slice(std::string name, const engine::ClockDomain& domain, const L2Sl
       tokens(config.partial_write_request_cycles, "partial_write_request_cycles");
   write_sector_tokens_ = sector_tokens(config.write_sector_cycles, "write_sector_cycles");
   atomic_sector_tokens_ = sector_tokens(config.atomic_sector_cycles, "atomic_sector_cycles");
+  if (config.merge_sectors != 1 && config.merge_sectors != 2 && config.merge_sectors != 4) {
+    throw InputError(n + ".partial_merge_bytes: expected 32, 64 or 128 bytes, got " +
+                     std::to_string(config.merge_sectors * kSectorBytes));
+  }
   if (config.fetch_sectors != 1 && config.fetch_sectors != 2 && config.fetch_sectors != 4) {
     throw InputError(n + ".fetch_sectors: expected 1, 2 or 4 sectors, got " +
                      std::to_string(config.fetch_sectors));
@@ -161,14 +165,17 @@ std::uint32_t L2Slice::outbound_needed(const MemRequest& request) const {
 }
 
 void L2Slice::send_write_back(const LineState& line, std::uint8_t partial) {
-  const auto read = static_cast<std::uint8_t>(partial & line.dirty_mask);
+  // The DRAM merges a partial sector in its whole access unit: it reads and writes the unit.
+  const std::uint8_t read =
+      widen(static_cast<std::uint8_t>(partial & line.dirty_mask), config_.merge_sectors);
   if (read != 0) {
     counters_.partial_reads += sector_count(read);
     outbound_.push_back(MemRequest::read(line.line_address, read, kPartialReadId, 0));
   }
-  const std::uint32_t n = sector_count(line.dirty_mask);
+  const auto written = static_cast<std::uint8_t>(line.dirty_mask | read);
+  const std::uint32_t n = sector_count(written);
   counters_.writeback_sectors += n;
-  outbound_.push_back(MemRequest::write(line.line_address, line.dirty_mask,
+  outbound_.push_back(MemRequest::write(line.line_address, written,
                                         static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
 }
 
@@ -268,8 +275,11 @@ std::uint32_t L2Slice::lookup_cost(const MemRequest& request) const {
 }
 
 std::uint8_t L2Slice::widen(std::uint8_t sectors) const {
+  return widen(sectors, config_.fetch_sectors);
+}
+
+std::uint8_t L2Slice::widen(std::uint8_t sectors, std::uint32_t g) {
   std::uint8_t out = 0;
-  const std::uint32_t g = config_.fetch_sectors;
   const auto group = static_cast<std::uint8_t>((1u << g) - 1u);
   for (std::uint32_t first = 0; first < kSectorsPerLine; first += g) {
     if ((sectors >> first) & group) out = static_cast<std::uint8_t>(out | (group << first));
@@ -406,7 +416,8 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
     if (d.displaced) {
       ++counters_.partial_writebacks;
       // Only the partial sectors leave; the line's complete dirty sectors stay dirty.
-      const LineState line = tags_.clean(d.line_address, d.partial_sectors);
+      const LineState line =
+          tags_.clean(d.line_address, widen(d.partial_sectors, config_.merge_sectors));
       if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors);
     }
   }

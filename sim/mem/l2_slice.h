@@ -58,7 +58,8 @@
 // Lines written in part (`partial_lines`, partial_lines.h): with a record configured, the slice
 // notes every line that stores leave partly written; of a line the record gives up, the partial
 // sectors are read from DRAM (the DRAM's ECC covers whole sectors), written back and kept, clean,
-// while its complete dirty sectors stay dirty: on the H200 such write-backs move as many bytes as
+// while its complete dirty sectors stay dirty (with `merge_sectors` > 1 the read and the write
+// take the whole aligned access unit around each partial sector, complete sectors in it too): on the H200 such write-backs move as many bytes as
 // their reads (partial_scatter.tsv, words 8 at 8 and 16 MB: 0.10 / 0.40 MiB read, 0.10 / 0.41
 // written; a 2048 naive transpose, whose lines complete one sector at a time, 1.03 MB beyond its
 // input read and 1.07 written). An evicted partial line is read first too. These reads' responses
@@ -122,6 +123,9 @@ struct L2SliceConfig {
   /// The record of lines written in part (partial_lines.h); 0 entries: none, such lines stay
   /// until evicted and are written back without a read.
   PartialLinesConfig partial_lines{};
+  /// Aligned sectors a partial sector's write-back reads and writes (the DRAM's access unit): 1,
+  /// 2 or 4.
+  std::uint32_t merge_sectors = 1;
   MshrConfig mshr{};                            ///< lines in flight and merges per line
   std::uint32_t response_queue_entries = 32;    ///< responses ready to leave before stalling
                                                 ///< (beyond those still in the hit pipeline)
@@ -254,6 +258,8 @@ class L2Slice final : public engine::Component {
   /// tokens of atomic_sector_cycles, write_sector_cycles and partial_write_cycles (one when
   /// unset); and partial_write_request_cycles' tokens once for a write with partial sectors.
   std::uint32_t lookup_cost(const MemRequest& request) const;
+  /// `sectors` widened to whole aligned groups of `group` sectors (1, 2 or 4).
+  static std::uint8_t widen(std::uint8_t sectors, std::uint32_t group);
   /// `sectors` widened to whole aligned groups of config_.fetch_sectors.
   std::uint8_t widen(std::uint8_t sectors) const;
   void respond(const MemRequest& request, engine::Cycle ready);

@@ -524,6 +524,30 @@ TEST(MemL2Slice, DisplacedLineKeepsItsCompleteSectorsDirty) {
   EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
 }
 
+// With a 64-byte merge unit the displaced line's partial sector takes its unit's other sector
+// along: both are read and written back, so the complete one leaves clean with it.
+TEST(MemL2Slice, APartialSectorIsMergedInItsWholeAccessUnit) {
+  L2SliceConfig c = partial_record_config(1, 1);
+  c.merge_sectors = 2;
+  Bench b(c);
+  for (int i = 0; i < 8; ++i) {  // sector 0 written whole by 8 four-byte stores
+    b.sm.push(static_cast<Cycle>(i), MemRequest::write(0, 0b0001, 4, i, 0));
+  }
+  b.sm.push(8, MemRequest::write(0, 0b0010, 4, 8, 0));    // sector 1 in part
+  b.sm.push(9, MemRequest::write(128, 0b0001, 4, 9, 0));  // displaces line 0
+  evict_line_zero(b, 10);                                 // nothing dirty is left to leave
+  b.engine.run();
+  ASSERT_EQ(b.memory.requests.size(), 6u);  // read, write-back, four fetches
+  EXPECT_EQ(b.memory.requests[0].second.op, MemOp::kRead);
+  EXPECT_EQ(b.memory.requests[0].second.sector_mask, 0b0011);
+  EXPECT_EQ(b.memory.requests[1].second.op, MemOp::kWrite);
+  EXPECT_EQ(b.memory.requests[1].second.sector_mask, 0b0011);
+  EXPECT_EQ(b.memory.requests[1].second.write_bytes, 64u);
+  for (std::size_t i = 2; i < 6; ++i) EXPECT_EQ(b.memory.requests[i].second.op, MemOp::kRead);
+  EXPECT_EQ(b.slice.counters().partial_reads, 2u);
+  EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
+}
+
 TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
   Bench b(partial_record_config(8, 8));
   b.sm.push(0, MemRequest::write(0, 0b0110, 8, 0, 0));
@@ -696,6 +720,15 @@ TEST(MemL2Slice, BadConfigNamesTheField) {
   EXPECT_THROW(L2Slice("s", d, c), InputError);
   c.coalescer = {.entries = 1u << 20, .followers = 4};
   EXPECT_THROW(L2Slice("s", d, c), InputError);
+  c = small_config();
+  c.merge_sectors = 3;
+  try {
+    L2Slice s("gpu.l2[0]", d, c);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gpu.l2[0].partial_merge_bytes: expected 32, 64 or 128 bytes, got 96");
+  }
 }
 
 TEST(MemL2Slice, LatencyShorterThanTheResponsePortIsRejected) {
