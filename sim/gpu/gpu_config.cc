@@ -328,21 +328,19 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.partial_lines.ways = ways;
     ms.l2.partial_lines.entries = l2.partial_lines() / ms.l2_slices / ways * ways;
   }
-  if (l2.has_partial_merge_bytes()) {
-    const uint32_t bytes = l2.partial_merge_bytes();
+  // Sectors in a unit of `bytes` (32, 64 or 128) that the field `name` gives.
+  const auto unit_sectors = [](uint32_t bytes, const char* name) {
     if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
-      throw InputError("architecture description: l2.partial_merge_bytes: expected 32, 64 or "
-                       "128, got " + std::to_string(bytes));
+      throw InputError(std::string("architecture description: l2.") + name +
+                       ": expected 32, 64 or 128, got " + std::to_string(bytes));
     }
-    ms.l2.merge_sectors = bytes / 32;
+    return bytes / 32;
+  };
+  if (l2.has_partial_merge_bytes()) {
+    ms.l2.merge_sectors = unit_sectors(l2.partial_merge_bytes(), "partial_merge_bytes");
   }
   if (l2.has_fetch_granularity_bytes()) {
-    const uint32_t bytes = l2.fetch_granularity_bytes();
-    if (bytes == 0 || bytes % 32 != 0 || 128 % bytes != 0) {
-      throw InputError("architecture description: l2.fetch_granularity_bytes: expected 32, 64 or "
-                       "128, got " + std::to_string(bytes));
-    }
-    ms.l2.fetch_sectors = bytes / 32;
+    ms.l2.fetch_sectors = unit_sectors(l2.fetch_granularity_bytes(), "fetch_granularity_bytes");
   }
 
   const auto& hbm = s.hbm();

@@ -59,11 +59,11 @@
 // notes every line that stores leave partly written; of a line the record gives up, the partial
 // sectors are read from DRAM (the DRAM's ECC covers whole sectors), written back and kept, clean,
 // while its complete dirty sectors stay dirty (with `merge_sectors` > 1 the read and the write
-// take the whole aligned access unit around each partial sector, complete sectors in it too): on the H200 such write-backs move as many bytes as
-// their reads (partial_scatter.tsv, words 8 at 8 and 16 MB: 0.10 / 0.40 MiB read, 0.10 / 0.41
-// written; a 2048 naive transpose, whose lines complete one sector at a time, 1.03 MB beyond its
-// input read and 1.07 written). An evicted partial line is read first too. These reads' responses
-// are dropped.
+// take the whole aligned access unit around each partial sector, complete sectors in it too):
+// on the H200 such write-backs move as many bytes as their reads (partial_scatter.tsv, words 8
+// at 8 and 16 MB: 0.10 / 0.40 MiB read, 0.10 / 0.41 written; a 2048 naive transpose, whose
+// lines complete one sector at a time, 1.03 MB beyond its input read and 1.07 written). An
+// evicted partial line is read first too. These reads' responses are dropped.
 //
 // Request coalescer (`coalescer`, request_coalescer.h): a read arriving while a read of the same
 // line from an SM of the same source is in flight may join it; it is then answered with it and

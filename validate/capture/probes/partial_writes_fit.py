@@ -29,7 +29,8 @@ LAUNCHES = ([(f"4-byte {mb}", "partial_writes_trace.py", 4, mb) for mb in SIZES]
 # control, whole sectors written as two 16-byte halves back to back, which the H200 never gives up
 # below 24 MB, and the completing one-sector stream beyond the L2 (48 and 64 MB), as the naive
 # 4096 transpose stores (validate/HISTORY.md, thirty-fifth round).
-EXTENDED = ([(f"{b}-byte {mb}", "partial_writes_trace.py", b, mb) for b in (16, 32) for mb in SIZES] +
+EXTENDED = ([(f"{b}-byte {mb}", "partial_writes_trace.py", b, mb)
+             for b in (16, 32) for mb in SIZES] +
             [(f"words 8 {mb}", "partial_scatter_trace.py", 8, mb) for mb in (48, 64)])
 
 
