@@ -14,7 +14,8 @@
 
 namespace partial_kernels {
 
-__global__ void probe_partial(float* p, size_t sectors, int floats) {
+// The grid-stride stores of probe_partial, for the probes that add to them (partial_tail.cu).
+__device__ __forceinline__ void store_partial(float* p, size_t sectors, int floats) {
   for (size_t s = blockIdx.x * (size_t)blockDim.x + threadIdx.x; s < sectors;
        s += (size_t)gridDim.x * blockDim.x) {
     float* at = p + s * 8;
@@ -27,6 +28,10 @@ __global__ void probe_partial(float* p, size_t sectors, int floats) {
       at[0] = (float)s;
     }
   }
+}
+
+__global__ void probe_partial(float* p, size_t sectors, int floats) {
+  store_partial(p, sectors, floats);
 }
 
 // Store slot i: warp w = i / 32 and lane l = i % 32 write line (group * 32 + l), where a group of

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "../../../workloads/cuda/twins.cuh"
+#include "partial_kernels.cuh"
 
 namespace {
 
@@ -28,16 +29,7 @@ constexpr long long kTails[] = {0, 20000, 50000, 100000, 200000, 400000};
 constexpr int kSizes[] = {8, 16, 24, 32};
 
 __global__ void probe_tail(float* p, size_t sectors, int floats, long long tail) {
-  for (size_t s = blockIdx.x * (size_t)blockDim.x + threadIdx.x; s < sectors;
-       s += (size_t)gridDim.x * blockDim.x) {
-    float* at = p + s * 8;
-    if (floats == 8) {
-      reinterpret_cast<float4*>(at)[0] = make_float4(1.0f, 2.0f, 3.0f, (float)s);
-      reinterpret_cast<float4*>(at)[1] = make_float4(5.0f, 6.0f, 7.0f, (float)s);
-    } else {
-      at[0] = (float)s;
-    }
-  }
+  partial_kernels::store_partial(p, sectors, floats);
   __syncthreads();
   if (threadIdx.x == 0 && tail > 0) {
     const long long start = clock64();
