@@ -248,6 +248,7 @@ bool Lsu::lookup(const Request& request, const LsuLine& line, engine::Cycle at) 
   }
   if (message.op == mem::MemOp::kWrite || message.op == mem::MemOp::kReduction) {
     ++writes_[request.warp_slot].unacknowledged;
+    ++unacknowledged_;
   }
   send(message, at);
   return true;
@@ -365,6 +366,7 @@ void Lsu::on_response(const mem::MemResponse& response, engine::Cycle now) {
                           ", which has no write in flight");
     }
     WarpWrites& w = writes_[slot];
+    --unacknowledged_;
     if (--w.unacknowledged == 0 && w.notify) {
       w.notify = false;
       completions_.schedule_acknowledged(now, slot);

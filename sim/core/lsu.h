@@ -102,6 +102,8 @@ class Lsu {
   std::uint32_t unacknowledged_writes(std::uint32_t warp_slot) const {
     return writes_[warp_slot].unacknowledged;
   }
+  /// Writes of all warps sent and not yet acknowledged.
+  std::uint64_t unacknowledged_writes() const { return unacknowledged_; }
   /// Schedules an acknowledgement notice (SmMemoryCompletions::schedule_acknowledged) for warp
   /// `warp_slot` once its writes are all acknowledged: at `now` if they are already.
   void notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now);
@@ -172,6 +174,7 @@ class Lsu {
   std::vector<Op> ops_;
   std::vector<std::uint32_t> free_ops_;
   std::vector<WarpWrites> writes_;  // by warp slot
+  std::uint64_t unacknowledged_ = 0;  // their unacknowledged writes together
   // Tag stage.
   int stage_queue_ = -1;          // sub-partition whose head is in the stage, or -1
   std::uint32_t stage_op_ = 0;    // its Op

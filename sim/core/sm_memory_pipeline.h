@@ -68,6 +68,8 @@ class SmMemoryPipeline final : public MemoryPipeline {
   std::uint32_t unacknowledged_writes(std::uint32_t warp_slot) const override {
     return lsu_.unacknowledged_writes(warp_slot);
   }
+  /// Writes of all warps that have left the SM and are not yet acknowledged.
+  std::uint64_t unacknowledged_writes() const { return lsu_.unacknowledged_writes(); }
   void notify_acknowledged(std::uint32_t warp_slot, engine::Cycle now) override {
     lsu_.notify_acknowledged(warp_slot, now);
   }

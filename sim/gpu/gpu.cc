@@ -1,6 +1,7 @@
 #include "sim/gpu/gpu.h"
 
 #include <cmath>
+#include <optional>
 
 #include "arch/error.h"
 #include "sim/core/cta_dispatcher.h"
@@ -121,8 +122,22 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
   const engine::Time slice = sm_domain.duration(options.progress_cycles);
   const std::uint64_t retired_before = progress.ctas_retired;
   progress.ctas_total += info.cta_count();
+  // The kernel ends when its last CTA has retired and the memory system has acknowledged every
+  // write of its SMs: the memory's counters are taken then, as Nsight Compute's are, and the
+  // simulation runs on until the memory is idle (write-backs the L2 has still queued).
+  const auto ended = [&dispatcher, &pipelines] {
+    if (!dispatcher.done()) return false;
+    for (const auto& p : pipelines) {
+      if (p->unacknowledged_writes() != 0) return false;
+    }
+    return true;
+  };
+  std::optional<mem::MemorySystemCounters> at_end;
   while (true) {
-    const engine::RunResult r = engine.run(engine::RunLimits{engine.now() + slice, {}});
+    engine::RunLimits limits{engine.now() + slice, {}};
+    if (!at_end) limits.stop_when = ended;
+    const engine::RunResult r = engine.run(limits);
+    if (!at_end && ended()) at_end = memory.counters();
     std::uint64_t retired = 0, issued = 0;
     for (const auto* sm : sm_ptrs) {
       retired += sm->counters().ctas_retired;
@@ -145,7 +160,8 @@ stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::Kerne
   if (options.source_profile != nullptr) options.source_profile->end_kernel();
   if (options.cta_log != nullptr) options.cta_log->end_kernel();
   stats::KernelReport report =
-      kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory);
+      kernel_report(config, info, dispatcher.kernels().front(), sm_ptrs, pipelines, memory,
+                    *at_end);
   if (config.warm_caches) cache_state = memory.take_cache_state();
   return report;
 }

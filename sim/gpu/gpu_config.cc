@@ -359,6 +359,7 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.dram.write_drain_high = hbm.queue_depth_per_channel() * 3 / 4;
     ms.dram.write_drain_low = hbm.queue_depth_per_channel() / 4;
   }
+  if (hbm.has_deferred_write_share()) ms.dram.deferred_write_share = hbm.deferred_write_share();
   // Double data rate: the command clock is half the pin rate; each pseudo-channel moves its
   // width twice per clock, and a burst carries one 32-byte sector.
   const double rate = need(hbm.has_data_rate_gbps_per_pin(), hbm.data_rate_gbps_per_pin(),

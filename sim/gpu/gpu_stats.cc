@@ -23,6 +23,7 @@ struct Counters {
   mem::MemorySystemCounters memory;
   std::uint64_t elapsed = 0, ctas = 0, warps_active_sum = 0, cycles_active_sum = 0;
   std::uint64_t background_read = 0, background_written = 0;  // the GPU's own DRAM bytes
+  std::uint64_t read_after_end = 0, written_after_end = 0;    // DRAM bytes after the kernel
   double duration_ns = 0, occupancy_pct = 0;
   double launch[12] = {};
 };
@@ -76,7 +77,8 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                                   const core::KernelRecord& record,
                                   const std::vector<core::Sm*>& sms,
                                   const std::vector<std::unique_ptr<core::SmMemoryPipeline>>& pipelines,
-                                  const mem::MemorySystem& memory) {
+                                  const mem::MemorySystem& memory,
+                                  const mem::MemorySystemCounters& at_end) {
   Counters c;
   const int n = static_cast<int>(sms.size());
   for (int i = 0; i < n; ++i) {
@@ -90,7 +92,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
       c.sm_stalls.push_back(c.sm.back().stalls.warp_cycles[static_cast<size_t>(k)]);
     }
   }
-  c.memory = memory.counters();
+  c.memory = at_end;
+  const mem::DramCounters drained = memory.counters().dram;
+  c.read_after_end = drained.bytes_read - at_end.dram.bytes_read;
+  c.written_after_end = drained.bytes_written - at_end.dram.bytes_written;
   c.elapsed = record.elapsed();
   c.ctas = record.ctas;
   c.occupancy_pct = record.achieved_occupancy_pct();
@@ -118,6 +123,10 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
                 "lines the partial-line record gave up (their partial sectors read and written back)");
   r.add_counter("gpu.dram.bytes_read", &c.memory.dram.bytes_read, "byte", "DRAM bytes read");
   r.add_counter("gpu.dram.bytes_written", &c.memory.dram.bytes_written, "byte", "DRAM bytes written");
+  r.add_counter("gpu.dram.bytes_read_after_end", &c.read_after_end, "byte",
+                "DRAM bytes read after the kernel's end (not counted: the L2's own fills)");
+  r.add_counter("gpu.dram.bytes_written_after_end", &c.written_after_end, "byte",
+                "DRAM bytes written after the kernel's end (not counted: write-backs still queued)");
   r.add_counter("gpu.dram.background_bytes_read", &c.background_read, "byte",
                 "DRAM bytes the GPU reads of its own accord during the kernel (hbm.background_*)");
   r.add_counter("gpu.dram.background_bytes_written", &c.background_written, "byte",

@@ -16,6 +16,9 @@ namespace {
 
 Cycle after(Cycle at, std::uint32_t cycles) { return at + cycles; }
 
+// Credit of deferred writes kept at most: a burst of reads lets a few join, not a backlog.
+constexpr double kMaxDeferredCredit = 4.0;
+
 }  // namespace
 
 DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
@@ -48,6 +51,10 @@ DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
         std::to_string(config.write_queue_entries) + "), got low " +
         std::to_string(config.write_drain_low) + ", high " +
         std::to_string(config.write_drain_high));
+  }
+  if (!(config.deferred_write_share >= 0 && config.deferred_write_share <= 1)) {
+    throw InputError("hbm.deferred_write_share: expected a share from 0 to 1, got " +
+                     std::to_string(config.deferred_write_share));
   }
   if (config.timing.ccd_s_cycles < burst_cycles_ || config.timing.ccd_l_cycles < burst_cycles_) {
     throw InputError("dram.timing.ccd_s_cycles / ccd_l_cycles: expected at least one burst (" +
@@ -99,31 +106,46 @@ void DramChannel::set_upstream(const MemLink& link) {
   }
 }
 
+void DramChannel::enqueue(const MemRequest& r) {
+  const bool write = r.op != MemOp::kRead;
+  const DramAddress a = mapping_->map(r.line_address);
+  if (a.channel != index_) {
+    throw InternalError(name() + ": request for channel " + std::to_string(a.channel));
+  }
+  Entry e{.bank = a.bank_group * mapping_->geometry().banks_per_group + a.bank,
+          .bank_group = a.bank_group,
+          .row = a.row,
+          .age = next_age_++,
+          .remaining = static_cast<std::uint8_t>(r.sector_mask & kAllSectors)};
+  if (e.remaining == 0) return;  // nothing to transfer
+  if (!write && !deferred_.empty()) {
+    deferred_credit_ = std::min(deferred_credit_ + config_.deferred_write_share, kMaxDeferredCredit);
+  }
+  (write ? writes_ : reads_).push_back(e);
+  (write ? write_requests_ : read_requests_).push_back(r);
+  note_progress();
+}
+
 void DramChannel::accept() {
   while (upstream_.request->has_message()) {
     const MemRequest& r = upstream_.request->front();
     const bool write = r.op != MemOp::kRead;
-    if (write ? writes_.size() >= config_.write_queue_entries
-              : reads_.size() + responses_.size() >= config_.read_queue_entries) {
+    if (write && r.deferrable && config_.deferred_write_share > 0) {
+      deferred_.push_back(r);
+    } else if (write ? writes_.size() >= config_.write_queue_entries
+                     : reads_.size() + responses_.size() >= config_.read_queue_entries) {
       break;
+    } else {
+      enqueue(r);
     }
-    const DramAddress a = mapping_->map(r.line_address);
-    if (a.channel != index_) {
-      throw InternalError(name() + ": request for channel " + std::to_string(a.channel));
-    }
-    Entry e{.bank = a.bank_group * mapping_->geometry().banks_per_group + a.bank,
-            .bank_group = a.bank_group,
-            .row = a.row,
-            .age = next_age_++,
-            .remaining = static_cast<std::uint8_t>(r.sector_mask & kAllSectors)};
-    if (e.remaining == 0) {  // nothing to transfer
-      upstream_.request->pop();
-      continue;
-    }
-    (write ? writes_ : reads_).push_back(e);
-    (write ? write_requests_ : read_requests_).push_back(r);
     upstream_.request->pop();
-    note_progress();
+  }
+  // Deferred writes join the write queue while no read waits, or on the credit of the reads taken.
+  while (!deferred_.empty() && writes_.size() < config_.write_queue_entries &&
+         (reads_.empty() || deferred_credit_ >= 1.0)) {
+    if (!reads_.empty()) deferred_credit_ -= 1.0;
+    enqueue(deferred_.front());
+    deferred_.pop_front();
   }
   if (!draining_ &&
       (writes_.size() >= config_.write_drain_high || (reads_.empty() && !writes_.empty()))) {
@@ -403,12 +425,13 @@ Cycle DramChannel::tick(Cycle now) {
 }
 
 bool DramChannel::busy() const {
-  return !reads_.empty() || !writes_.empty() || !responses_.empty() ||
+  return !reads_.empty() || !writes_.empty() || !responses_.empty() || !deferred_.empty() ||
          (upstream_.request != nullptr && upstream_.request->next_arrival() != engine::kNever);
 }
 
 void DramChannel::dump_state(std::ostream& out) const {
-  out << "reads=" << reads_.size() << " writes=" << writes_.size() << " draining=" << draining_
+  out << "reads=" << reads_.size() << " writes=" << writes_.size()
+      << " deferred=" << deferred_.size() << " draining=" << draining_
       << " responses=" << responses_.size() << " bytes_read=" << counters_.bytes_read
       << " bytes_written=" << counters_.bytes_written;
 }

@@ -16,7 +16,13 @@
 // request's last burst (the controller's cost per request, whatever its sector count). Rows stay
 // open until a request to another row of the bank needs a PRE (open-row policy). Reads wait in the
 // read queue; the channel serves writes when the write queue reaches `write_drain_high` (until it
-// falls to `write_drain_low`) or when no read waits. Achievable bandwidth therefore emerges from
+// falls to `write_drain_low`) or when no read waits. With `deferred_write_share` set, a deferrable
+// write (the write-back of a line that stays in the L2) waits aside, without limit, and joins the
+// write queue when it has room: at once while no read waits, else `deferred_write_share` of them
+// per read the channel takes. The GPU's L2 holds such lines dirty while the DRAM is busy with
+// reads: the write-backs of the partly written lines it gives up trail their fills by up to 20 k
+// cycles (validate/reference/h200/partial_tail_h100.tsv), and a launch ends with many of them
+// unwritten. Achievable bandwidth therefore emerges from
 // row locality, bank parallelism and the timings; nothing scales it by a constant efficiency.
 //
 // Timing contract: a read request visible at the channel at cycle t whose row is open, with the
@@ -45,6 +51,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -93,6 +100,9 @@ struct DramChannelConfig {
   std::uint32_t write_queue_entries = 64;  ///< writes waiting
   std::uint32_t write_drain_high = 48;     ///< start draining writes at this many
   std::uint32_t write_drain_low = 16;      ///< stop draining at this many (when reads wait)
+  /// Deferrable writes that join the write queue per read taken while reads wait; 0: none are
+  /// held (they queue as any write).
+  double deferred_write_share = 0;
   std::string scheduler = "frfcfs";        ///< registered DramScheduler name
 };
 
@@ -166,6 +176,8 @@ class DramChannel final : public engine::Component {
   };
 
   void accept();
+  // Queues `request` (a read or a write with room) for the scheduler.
+  void enqueue(const MemRequest& request);
   CandidateBounds candidate_bounds(bool writes) const;
   DramCandidate candidate_for(std::uint32_t index, const Entry& entry, bool writes,
                               const CandidateBounds& bounds) const;
@@ -193,6 +205,8 @@ class DramChannel final : public engine::Component {
   std::vector<Entry> writes_;  // arrival order, capacity reserved
   std::vector<MemRequest> read_requests_;   // reads_[i]'s request
   std::vector<MemRequest> write_requests_;  // writes_[i]'s request
+  std::deque<MemRequest> deferred_;         // deferrable writes not yet queued, oldest first
+  double deferred_credit_ = 0;                // deferred writes the reads taken let join
   bool draining_ = false;
   std::uint64_t next_age_ = 0;
   std::vector<Bank> banks_;

@@ -164,7 +164,7 @@ std::uint32_t L2Slice::outbound_needed(const MemRequest& request) const {
   return request.op != MemOp::kRead && tags_.max_dirty_ways() != 0 ? 3 : 2;
 }
 
-void L2Slice::send_write_back(const LineState& line, std::uint8_t partial) {
+void L2Slice::send_write_back(const LineState& line, std::uint8_t partial, bool deferrable) {
   // The DRAM merges a partial sector in its whole access unit: it reads and writes the unit.
   const std::uint8_t read =
       widen(static_cast<std::uint8_t>(partial & line.dirty_mask), config_.merge_sectors);
@@ -175,8 +175,10 @@ void L2Slice::send_write_back(const LineState& line, std::uint8_t partial) {
   const auto written = static_cast<std::uint8_t>(line.dirty_mask | read);
   const std::uint32_t n = sector_count(written);
   counters_.writeback_sectors += n;
-  outbound_.push_back(MemRequest::write(line.line_address, written,
-                                        static_cast<std::uint16_t>(n * kSectorBytes), 0, 0));
+  MemRequest write = MemRequest::write(line.line_address, written,
+                                       static_cast<std::uint16_t>(n * kSectorBytes), 0, 0);
+  write.deferrable = deferrable;
+  outbound_.push_back(write);
 }
 
 void L2Slice::write_back(const TagAccess& access) {
@@ -418,7 +420,7 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
       // Only the partial sectors leave; the line's complete dirty sectors stay dirty.
       const LineState line =
           tags_.clean(d.line_address, widen(d.partial_sectors, config_.merge_sectors));
-      if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors);
+      if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors, true);
     }
   }
   return Lookup::kDone;

@@ -248,8 +248,9 @@ class L2Slice final : public engine::Component {
   void install_copy(std::uint64_t line, std::uint8_t sectors);
   // Counts and queues the write-backs an access caused (an evicted dirty line, a cleaned one).
   void write_back(const TagAccess& access);
-  // Queues the write-back of `line`'s dirty sectors, after a read of those written in part.
-  void send_write_back(const LineState& line, std::uint8_t partial);
+  // Queues the write-back of `line`'s dirty sectors, after a read of those written in part;
+  // `deferrable` when the line stays (the DRAM may hold it while reads wait).
+  void send_write_back(const LineState& line, std::uint8_t partial, bool deferrable = false);
   // Outbound slots a lookup of `request` may fill.
   std::uint32_t outbound_needed(const MemRequest& request) const;
   Lookup lookup(const MemRequest& request, engine::Cycle now);

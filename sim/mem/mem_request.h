@@ -57,6 +57,9 @@ struct MemRequest {
   std::uint8_t sector_mask = 0;      ///< bit i: sector i of the line is touched
   std::uint8_t full_write_mask = 0;  ///< sectors whose 32 bytes are all written (subset of mask)
   MemOp op = MemOp::kRead;
+  /// A write-back of a line that stays in the L2 (nothing waits for its slot): the DRAM may hold
+  /// it while reads wait (dram_channel.h).
+  bool deferrable = false;
 
   /// A read of the masked sectors of `line_address`.
   static MemRequest read(std::uint64_t line_address, std::uint8_t sector_mask, std::uint64_t id,

@@ -195,6 +195,36 @@ TEST(GpuSimulate, DramCountersAddTheGpusOwnTrafficOverTheKernelsTime) {
   EXPECT_EQ(metric(run(config, "copy", {"n=4096"})[0], "dram__bytes_read.sum"), 16384);
 }
 
+// ncu's DRAM counters end with the kernel: its last CTA retired and its last write acknowledged.
+// A stream of 4-byte stores, one per sector (partial_writes.cu's), over 4 MB: the one-line record
+// of each slice gives up nearly every line, whose fills keep the DRAM reading, so their deferred
+// write-backs wait and many leave after the kernel; the model writes them, and does not count them.
+TEST(GpuSimulate, DramCountsEndWithTheKernel) {
+  traces::KernelBuilder k("partial", {132, 1, 1}, {256, 1, 1});
+  k.fill_grid([](traces::WarpBuilder& w, const traces::CtaTrace& cta, std::uint32_t warp) {
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      const std::uint64_t base = 0x10000000 + ((cta.index.x * 8 + warp) * 4 + i) * 1024;
+      w.mem("STG.E", {}, {traces::gpr(2), traces::gpr(4)},
+            traces::strided_addresses(w.current_mask(), base, 32));
+    }
+    w.add("EXIT");
+  });
+  traces::InMemoryKernelSource source({std::move(k).build()});
+  GpuConfig config = h200();
+  config.memory.l2.partial_lines = {.entries = 1, .ways = 1};
+  config.memory.dram.deferred_write_share = 0.5;
+  const auto reports = simulate(config, source, SimulationOptions{});
+  ASSERT_EQ(reports.size(), 1u);
+  const auto& r = reports[0];
+  EXPECT_GT(metric(r, "gpu.l2.partial_lines_given_up"), 0);
+  EXPECT_GT(metric(r, "gpu.dram.bytes_written_after_end"), 0);
+  EXPECT_EQ(metric(r, "dram__bytes_write.sum"), metric(r, "gpu.dram.bytes_written") +
+                                                    metric(r, "gpu.dram.background_bytes_written"));
+  // Every write-back leaves: the counted and the later bytes are the slices' write-backs.
+  EXPECT_EQ(metric(r, "gpu.dram.bytes_written") + metric(r, "gpu.dram.bytes_written_after_end"),
+            32 * metric(r, "gpu.l2.writeback_sectors"));
+}
+
 // ncu's per-SM spread: 16 CTAs of 8 warps on 132 SMs leave 116 SMs idle and give 16 one CTA each.
 TEST(GpuSimulate, PerSmSpreadNamesTheBusiestAndTheIdlestSm) {
   const auto reports = run(h200(), "copy", {"n=4096"});

@@ -199,6 +199,47 @@ TEST(MemDramChannel, ReadsWaitForTheWriteDrainWatermark) {
   EXPECT_EQ(b.sm.responses.size(), 2u);
 }
 
+// Four deferrable writes (the write-backs of lines that stay in the L2) ahead of a read: they would
+// reach the drain watermark as plain writes, but wait aside, and a read lets only
+// `deferred_write_share` of them join the write queue.
+std::uint64_t read_after_deferred_writes(double share, std::uint64_t* writes) {
+  DramChannelConfig c = test_config();
+  c.write_drain_high = 1;
+  c.write_drain_low = 0;
+  c.deferred_write_share = share;
+  Bench b(c);
+  b.sm.expect_responses = false;
+  for (int i = 0; i < 4; ++i) {
+    MemRequest w = MemRequest::write(1024 + static_cast<std::uint64_t>(i) * 128, 1, 32, i, 0);
+    w.deferrable = true;
+    b.sm.push(0, w);
+  }
+  b.sm.push(0, read(128, 100));
+  b.engine.run();
+  *writes = b.channel.counters().writes;
+  EXPECT_FALSE(b.channel.busy());
+  return b.sm.latency(100);
+}
+
+TEST(MemDramChannel, DeferredWritesWaitWhileReadsWait) {
+  Bench alone(test_config());
+  alone.sm.push(0, read(128, 100));
+  alone.engine.run();
+  const std::uint64_t solo = alone.sm.latency(100);
+  std::uint64_t writes = 0;
+  // A read gives half a write's credit: none joins, the read goes first as if alone, and the
+  // writes all follow once no read waits.
+  EXPECT_EQ(read_after_deferred_writes(0.5, &writes), solo);
+  EXPECT_EQ(writes, 4u);
+  // A whole write's credit: one joins, reaches the watermark of one and drains first.
+  EXPECT_GT(read_after_deferred_writes(1.0, &writes), solo);
+  EXPECT_EQ(writes, 4u);
+  // Without a share they are plain writes: all drain before the read.
+  const std::uint64_t plain = read_after_deferred_writes(0.0, &writes);
+  EXPECT_GT(plain, read_after_deferred_writes(1.0, &writes));
+  EXPECT_EQ(writes, 4u);
+}
+
 TEST(MemDramChannel, StreamingBandwidthEmergesFromTheTimings) {
   const auto fraction = [](const DramChannelConfig& c, const DramGeometry& g) {
     Bench b(c, g, 8);
@@ -334,6 +375,15 @@ TEST(MemDramChannel, BadConfigNamesTheField) {
   c = test_config();
   c.timing.ccd_s_cycles = 1;
   EXPECT_THROW(DramChannel("dram", d, c, *m, 0), InputError);
+  c = test_config();
+  c.deferred_write_share = 1.5;
+  try {
+    DramChannel ch("dram", d, c, *m, 0);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("hbm.deferred_write_share"), std::string::npos)
+        << e.what();
+  }
   c = test_config();
   c.scheduler = "nope";
   EXPECT_THROW(DramChannel("dram", d, c, *m, 0), InputError);

@@ -543,6 +543,7 @@ TEST(MemL2Slice, APartialSectorIsMergedInItsWholeAccessUnit) {
   EXPECT_EQ(b.memory.requests[1].second.op, MemOp::kWrite);
   EXPECT_EQ(b.memory.requests[1].second.sector_mask, 0b0011);
   EXPECT_EQ(b.memory.requests[1].second.write_bytes, 64u);
+  EXPECT_TRUE(b.memory.requests[1].second.deferrable);  // the line stays: the DRAM may hold it
   for (std::size_t i = 2; i < 6; ++i) EXPECT_EQ(b.memory.requests[i].second.op, MemOp::kRead);
   EXPECT_EQ(b.slice.counters().partial_reads, 2u);
   EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
@@ -560,6 +561,7 @@ TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
   EXPECT_EQ(fetch.sector_mask, 0b0110);
   EXPECT_EQ(b.memory.requests[5].second.op, MemOp::kWrite);
   EXPECT_EQ(b.memory.requests[5].second.sector_mask, 0b0110);
+  EXPECT_FALSE(b.memory.requests[5].second.deferrable);  // an eviction's: its slot is needed
   EXPECT_EQ(b.slice.counters().partial_reads, 2u);
   EXPECT_EQ(b.slice.counters().partial_writebacks, 0u);
 }

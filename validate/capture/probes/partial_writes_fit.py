@@ -7,7 +7,8 @@ candidate, and prints the DRAM bytes read and written in MiB against
 validate/reference/h200/partial_writes.tsv and partial_scatter.tsv, with the root-mean-square
 distance over reads, over writes and over both (the fit: the reads are the record's fills, the
 writes also carry what the L2 cannot hold).
-    partial_writes_fit.py [--extended] WARPSIM [ENTRIES,WAYS ...]
+    partial_writes_fit.py [--extended] [--set FIELD=VALUE ...] WARPSIM [ENTRIES,WAYS ...]
+(--set: other fields of the description, passed on to every simulation.)
 """
 import csv
 import json
@@ -45,11 +46,12 @@ def measured():
             for k, r in out.items()}
 
 
-def simulate(warpsim, trace_dir, entries, ways):
+def simulate(warpsim, trace_dir, entries, ways, sets=()):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([warpsim, "run", "--trace", os.path.join(trace_dir, "kernelslist.g"),
                         "--arch", "h200", "--set", f"l2.partial_lines={entries}",
-                        "--set", f"l2.partial_line_ways={ways}", "--json", out.name, "--quiet"],
+                        "--set", f"l2.partial_line_ways={ways}", "--json", out.name, "--quiet"] +
+                       [a for kv in sets for a in ("--set", kv)],
                        check=True, stdout=subprocess.DEVNULL)
         m = json.load(open(out.name))["kernels"][0]["metrics"]
         return m["dram__bytes_read.sum"] / MIB, m["dram__bytes_write.sum"] / MIB
@@ -64,6 +66,10 @@ def main():
     launches = LAUNCHES
     if args[:1] == ["--extended"]:
         launches, args = LAUNCHES + EXTENDED, args[1:]
+    sets = []
+    while args[:1] == ["--set"]:
+        sets.append(args[1])
+        args = args[2:]
     warpsim = args[0]
     candidates = [tuple(int(x) for x in c.split(",")) for c in args[1:]] or [
         (e, w) for w in (1, 2, 4) for e in (57600, 67200, 76800, 86400, 96000, 115200)]
@@ -76,8 +82,8 @@ def main():
         print("entries\tways\t" + "\t".join(names) + "\trms read\trms written\trms both")
         print("H200\t\t" + "\t".join(f"{ref[n][0]:.2f}/{ref[n][1]:.2f}" for n in names))
         for entries, ways in candidates:
-            got = [simulate(warpsim, os.path.join(traces, n.replace(" ", "_")), entries, ways)
-                   for n in names]
+            got = [simulate(warpsim, os.path.join(traces, n.replace(" ", "_")), entries, ways,
+                            sets) for n in names]
             dr = [g[0] - ref[n][0] for g, n in zip(got, names)]
             dw = [g[1] - ref[n][1] for g, n in zip(got, names)]
             print(f"{entries}\t{ways}\t" + "\t".join(f"{g[0]:.2f}/{g[1]:.2f}" for g in got) +
