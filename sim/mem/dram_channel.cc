@@ -18,6 +18,8 @@ Cycle after(Cycle at, std::uint32_t cycles) { return at + cycles; }
 
 // Credit of deferred writes kept at most: a burst of reads lets a few join, not a backlog.
 constexpr double kMaxDeferredCredit = 4.0;
+// Taken deferred writes at the front of their vector that make it move the rest down.
+constexpr std::size_t kDeferredCompactAt = 4096;
 
 }  // namespace
 
@@ -118,8 +120,9 @@ void DramChannel::enqueue(const MemRequest& r) {
           .age = next_age_++,
           .remaining = static_cast<std::uint8_t>(r.sector_mask & kAllSectors)};
   if (e.remaining == 0) return;  // nothing to transfer
-  if (!write && !deferred_.empty()) {
-    deferred_credit_ = std::min(deferred_credit_ + config_.deferred_write_share, kMaxDeferredCredit);
+  if (!write && deferred_head_ < deferred_.size()) {
+    deferred_credit_ =
+        std::min(deferred_credit_ + config_.deferred_write_share, kMaxDeferredCredit);
   }
   (write ? writes_ : reads_).push_back(e);
   (write ? write_requests_ : read_requests_).push_back(r);
@@ -141,11 +144,17 @@ void DramChannel::accept() {
     upstream_.request->pop();
   }
   // Deferred writes join the write queue while no read waits, or on the credit of the reads taken.
-  while (!deferred_.empty() && writes_.size() < config_.write_queue_entries &&
+  while (deferred_head_ < deferred_.size() && writes_.size() < config_.write_queue_entries &&
          (reads_.empty() || deferred_credit_ >= 1.0)) {
     if (!reads_.empty()) deferred_credit_ -= 1.0;
-    enqueue(deferred_.front());
-    deferred_.pop_front();
+    enqueue(deferred_[deferred_head_++]);
+  }
+  if (deferred_head_ == deferred_.size()) {
+    deferred_.clear();
+    deferred_head_ = 0;
+  } else if (deferred_head_ >= kDeferredCompactAt && 2 * deferred_head_ >= deferred_.size()) {
+    deferred_.erase(deferred_.begin(), deferred_.begin() + static_cast<long>(deferred_head_));
+    deferred_head_ = 0;
   }
   if (!draining_ &&
       (writes_.size() >= config_.write_drain_high || (reads_.empty() && !writes_.empty()))) {
@@ -425,13 +434,14 @@ Cycle DramChannel::tick(Cycle now) {
 }
 
 bool DramChannel::busy() const {
-  return !reads_.empty() || !writes_.empty() || !responses_.empty() || !deferred_.empty() ||
+  return !reads_.empty() || !writes_.empty() || !responses_.empty() ||
+         deferred_head_ < deferred_.size() ||
          (upstream_.request != nullptr && upstream_.request->next_arrival() != engine::kNever);
 }
 
 void DramChannel::dump_state(std::ostream& out) const {
   out << "reads=" << reads_.size() << " writes=" << writes_.size()
-      << " deferred=" << deferred_.size() << " draining=" << draining_
+      << " deferred=" << deferred_.size() - deferred_head_ << " draining=" << draining_
       << " responses=" << responses_.size() << " bytes_read=" << counters_.bytes_read
       << " bytes_written=" << counters_.bytes_written;
 }

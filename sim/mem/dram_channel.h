@@ -51,7 +51,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -205,8 +204,11 @@ class DramChannel final : public engine::Component {
   std::vector<Entry> writes_;  // arrival order, capacity reserved
   std::vector<MemRequest> read_requests_;   // reads_[i]'s request
   std::vector<MemRequest> write_requests_;  // writes_[i]'s request
-  std::deque<MemRequest> deferred_;         // deferrable writes not yet queued, oldest first
-  double deferred_credit_ = 0;                // deferred writes the reads taken let join
+  // Deferrable writes not yet queued, oldest first from deferred_head_ (a vector reused as a
+  // queue: it keeps its capacity, so a steady flow of them allocates nothing).
+  std::vector<MemRequest> deferred_;
+  std::size_t deferred_head_ = 0;
+  double deferred_credit_ = 0;  // deferred writes the reads taken let join
   bool draining_ = false;
   std::uint64_t next_age_ = 0;
   std::vector<Bank> banks_;

@@ -62,8 +62,10 @@
 // take the whole aligned access unit around each partial sector, complete sectors in it too):
 // on the H200 such write-backs move as many bytes as their reads (partial_scatter.tsv, words 8
 // at 8 and 16 MB: 0.10 / 0.40 MiB read, 0.10 / 0.41 written; a 2048 naive transpose, whose
-// lines complete one sector at a time, 1.03 MB beyond its input read and 1.07 written). An
-// evicted partial line is read first too. These reads' responses are dropped.
+// lines complete one sector at a time, 1.03 MB beyond its input read and 1.07 written). Such a
+// write-back is deferrable (MemRequest::deferrable): the line stays, and the DRAM may hold it
+// while reads wait (dram_channel.h). An evicted partial line is read first too, and its
+// write-back is not deferrable. These reads' responses are dropped.
 //
 // Request coalescer (`coalescer`, request_coalescer.h): a read arriving while a read of the same
 // line from an SM of the same source is in flight may join it; it is then answered with it and
