@@ -126,7 +126,7 @@ stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelI
   r.add_counter("gpu.dram.bytes_read_after_end", &c.read_after_end, "byte",
                 "DRAM bytes read after the kernel's end (not counted: the L2's own fills)");
   r.add_counter("gpu.dram.bytes_written_after_end", &c.written_after_end, "byte",
-                "DRAM bytes written after the kernel's end (not counted: write-backs still queued)");
+                "DRAM bytes written after the kernel's end (not counted: write-backs queued)");
   r.add_counter("gpu.dram.background_bytes_read", &c.background_read, "byte",
                 "DRAM bytes the GPU reads of its own accord during the kernel (hbm.background_*)");
   r.add_counter("gpu.dram.background_bytes_written", &c.background_written, "byte",
