@@ -55,8 +55,9 @@ DramChannel::DramChannel(std::string name, const engine::ClockDomain& domain,
         std::to_string(config.write_drain_high));
   }
   if (!(config.deferred_write_share >= 0 && config.deferred_write_share <= 1)) {
-    throw InputError("hbm.deferred_write_share: expected a share from 0 to 1, got " +
-                     std::to_string(config.deferred_write_share));
+    throw InputError(
+        "hbm.deferred_write_share: expected a share of at most 1 write per read, got " +
+        std::to_string(config.deferred_write_share));
   }
   if (config.timing.ccd_s_cycles < burst_cycles_ || config.timing.ccd_l_cycles < burst_cycles_) {
     throw InputError("dram.timing.ccd_s_cycles / ccd_l_cycles: expected at least one burst (" +
