@@ -17,8 +17,8 @@
 namespace warpsim::gpu {
 
 /// The report of kernel `info` after its simulation: metrics (ncu names) and stats. `at_end` are
-/// `memory`'s counters when the kernel's last CTA retired (Nsight Compute's range ends with the
-/// kernel; what the L2 and DRAM do after it is not counted).
+/// `memory`'s counters when the kernel ended: its last CTA retired and its writes acknowledged
+/// (Nsight Compute's range ends with the kernel; what the L2 and DRAM do after it is not counted).
 stats::KernelReport kernel_report(const GpuConfig& config, const traces::KernelInfo& info,
                                   const core::KernelRecord& record,
                                   const std::vector<core::Sm*>& sms,

@@ -16,14 +16,15 @@
 // request's last burst (the controller's cost per request, whatever its sector count). Rows stay
 // open until a request to another row of the bank needs a PRE (open-row policy). Reads wait in the
 // read queue; the channel serves writes when the write queue reaches `write_drain_high` (until it
-// falls to `write_drain_low`) or when no read waits. With `deferred_write_share` set, a deferrable
-// write (the write-back of a line that stays in the L2) waits aside, without limit, and joins the
-// write queue when it has room: at once while no read waits, else `deferred_write_share` of them
-// per read the channel takes. The GPU's L2 holds such lines dirty while the DRAM is busy with
-// reads: the write-backs of the partly written lines it gives up trail their fills by up to 20 k
-// cycles (validate/reference/h200/partial_tail_h100.tsv), and a launch ends with many of them
-// unwritten. Achievable bandwidth therefore emerges from
+// falls to `write_drain_low`) or when no read waits. Achievable bandwidth therefore emerges from
 // row locality, bank parallelism and the timings; nothing scales it by a constant efficiency.
+//
+// Deferred writes. With `deferred_write_share` set, a deferrable write (the write-back of a line
+// that stays in the L2) waits aside, without limit, and joins the write queue when it has room:
+// at once while no read waits, else `deferred_write_share` of them per read the channel takes.
+// The GPU's L2 holds such lines dirty while the DRAM is busy with reads: the write-backs of the
+// partly written lines it gives up trail their fills by up to 20 k cycles
+// (validate/reference/h200/partial_tail_h100.tsv), and a launch ends with many of them unwritten.
 //
 // Timing contract: a read request visible at the channel at cycle t whose row is open, with the
 // bus and bank free, is answered at t + CL + burst cycles (visible at the response port's

@@ -358,14 +358,17 @@ TEST(MemDramChannel, BadConfigNamesTheField) {
   Engine engine;
   const auto& d = engine.add_clock_domain("memory", 1'000'000);
   const auto m = make_address_mapping("ro_ba_bg_co_ch", geometry());
+  const auto expect_named = [&](const DramChannelConfig& config, const std::string& field) {
+    try {
+      DramChannel ch("dram", d, config, *m, 0);
+      FAIL() << "no throw";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
   DramChannelConfig c = test_config();
   c.burst_length = 8;
-  try {
-    DramChannel ch("dram", d, c, *m, 0);
-    FAIL() << "no throw";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("dram.burst_length"), std::string::npos) << e.what();
-  }
+  expect_named(c, "dram.burst_length");
   c = test_config();
   c.write_drain_low = c.write_drain_high;
   EXPECT_THROW(DramChannel("dram", d, c, *m, 0), InputError);
@@ -377,13 +380,7 @@ TEST(MemDramChannel, BadConfigNamesTheField) {
   EXPECT_THROW(DramChannel("dram", d, c, *m, 0), InputError);
   c = test_config();
   c.deferred_write_share = 1.5;
-  try {
-    DramChannel ch("dram", d, c, *m, 0);
-    FAIL() << "no throw";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("hbm.deferred_write_share"), std::string::npos)
-        << e.what();
-  }
+  expect_named(c, "hbm.deferred_write_share");
   c = test_config();
   c.scheduler = "nope";
   EXPECT_THROW(DramChannel("dram", d, c, *m, 0), InputError);

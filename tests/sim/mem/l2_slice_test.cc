@@ -690,15 +690,17 @@ TEST(MemL2Slice, SameTrafficTwiceGivesIdenticalTimes) {
 TEST(MemL2Slice, BadConfigNamesTheField) {
   Engine engine;
   const auto& d = engine.add_clock_domain("l2", 1'000'000);
+  const auto expect_message = [&d](const L2SliceConfig& config, const std::string& message) {
+    try {
+      L2Slice s("gpu.l2[0]", d, config);
+      FAIL() << "no throw";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  };
   L2SliceConfig c = small_config();
   c.sectors_per_cycle = 0;
-  try {
-    L2Slice s("gpu.l2[0]", d, c);
-    FAIL() << "no throw";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "gpu.l2[0].sectors_per_cycle: expected at least 1 sector per cycle, got 0");
-  }
+  expect_message(c, "gpu.l2[0].sectors_per_cycle: expected at least 1 sector per cycle, got 0");
   c = small_config();
   c.hit_latency_far_cycles = 10;
   EXPECT_THROW(L2Slice("s", d, c), InputError);
@@ -724,13 +726,7 @@ TEST(MemL2Slice, BadConfigNamesTheField) {
   EXPECT_THROW(L2Slice("s", d, c), InputError);
   c = small_config();
   c.merge_sectors = 3;
-  try {
-    L2Slice s("gpu.l2[0]", d, c);
-    FAIL() << "no throw";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "gpu.l2[0].partial_merge_bytes: expected 32, 64 or 128 bytes, got 96");
-  }
+  expect_message(c, "gpu.l2[0].partial_merge_bytes: expected 32, 64 or 128 bytes, got 96");
 }
 
 TEST(MemL2Slice, LatencyShorterThanTheResponsePortIsRejected) {
