@@ -16,6 +16,7 @@ PartialLines::PartialLines(const PartialLinesConfig& config, const std::string& 
   }
   ways_ = config.ways;
   sets_ = config.entries / config.ways;
+  line_index_ = config.line_index;
   entries_.resize(config.entries);
 }
 
@@ -28,6 +29,7 @@ std::uint8_t PartialLines::partial_mask(const Entry& e) {
 }
 
 std::uint32_t PartialLines::set_of(std::uint64_t line_address) const {
+  if (line_index_) return static_cast<std::uint32_t>((line_address >> 7) % sets_);
   // A 64-bit finaliser (murmur3's): the record's index is not the L2's, and lines a power of
   // two apart spread as evenly as random ones.
   std::uint64_t h = line_address >> 7;

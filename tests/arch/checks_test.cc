@@ -171,6 +171,9 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_TRUE(h200_violations({"l2.far_read_copies=false", "l2.far_write_copies=false"}).empty());
   EXPECT_THAT(h200_violations({"l2.set_index=xor"}),
               ElementsAre(HasSubstr("l2.set_index = \"xor\" must be \"modulo\" or \"rotated\"")));
+  EXPECT_THAT(h200_violations({"l2.partial_line_index=xor"}),
+              ElementsAre(HasSubstr(
+                  "l2.partial_line_index = \"xor\" must be \"hashed\" or \"line\"")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

@@ -58,6 +58,20 @@ TEST(MemPartialLines, FullSetDisplacesTheLeastRecentlyWritten) {
   EXPECT_EQ(e.line_address, 128u);
 }
 
+TEST(MemPartialLines, LineIndexSetsLinesApartBySetsCollide) {
+  // Four sets of one way: with the line index, lines 0 and 4 share set 0, lines 0-3 do not.
+  PartialLines p({.entries = 4, .ways = 1, .line_index = true}, "l2.partial_lines");
+  for (std::uint64_t line = 0; line < 4; ++line) {
+    EXPECT_FALSE(p.write(line * 128, 0b0001, 4, 0, 0).displaced) << "line " << line;
+  }
+  EXPECT_EQ(p.size(), 4u);
+  const PartialDisplaced d = p.write(4 * 128, 0b0001, 4, 0, 0);
+  ASSERT_TRUE(d.displaced);
+  EXPECT_EQ(d.line_address, 0u);
+  EXPECT_EQ(d.partial_sectors, 0b0001);
+  EXPECT_EQ(p.size(), 4u);
+}
+
 TEST(MemPartialLines, BadGeometryNamesTheField) {
   try {
     PartialLines p({.entries = 6, .ways = 4}, "l2.partial_lines");
