@@ -14,8 +14,8 @@
 // entry, whose partial sectors its slice then reads, writes back and keeps, clean. The set is a
 // hash of the line number, or (line_index) the line number modulo the sets: then lines in flight
 // at once collide more the wider their stride, as on the H100, which gives up 10 % of a naive
-// 2048 transpose's lines, 17 % at twice the output pitch and 2 % with its CTAs launched
-// column-major (validate/reference/h200/partial_pressure_h100.tsv).
+// 2048 transpose's lines, 12 % and 17 % at two and four times its output pitch and 2 % with its
+// CTAs launched column-major (validate/reference/h200/partial_pressure_h100.tsv).
 //
 // Left out: which bytes were written (counts stand for byte masks); reads of a partial sector,
 // which the slice answers as if its missing bytes were present.
