@@ -105,7 +105,7 @@ constexpr std::string_view kPowerOfTwo[] = {
 
 constexpr std::string_view kDieScopes[] = {"shared", "per_die"};
 constexpr std::string_view kSetIndexes[] = {"modulo", "rotated"};
-constexpr std::string_view kPartialLineIndexes[] = {"hashed", "line"};
+constexpr std::string_view kPartialLineIndexes[] = {"hashed", "line", "slice"};
 
 void check_required(CheckContext& c);
 void check_numbers(CheckContext& c, const pb::Message& message, const std::string& prefix);
@@ -303,7 +303,7 @@ void check_memory(CheckContext& c) {
   }
   if (std::find(std::begin(kPartialLineIndexes), std::end(kPartialLineIndexes),
                 l2.partial_line_index()) == std::end(kPartialLineIndexes)) {
-    c.fail(c.show("l2.partial_line_index") + " must be \"hashed\" or \"line\"",
+    c.fail(c.show("l2.partial_line_index") + " must be \"hashed\", \"line\" or \"slice\"",
            {"l2.partial_line_index"});
   }
   if (l2.die_scope() == "per_die" && c.spec().dies().count() > 0 &&

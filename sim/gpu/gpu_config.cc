@@ -327,7 +327,12 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     // Each slice's share, whole sets of `ways` (arch checks: ways > 0, at least a set a slice).
     ms.l2.partial_lines.ways = ways;
     ms.l2.partial_lines.entries = l2.partial_lines() / ms.l2_slices / ways * ways;
-    ms.l2.partial_lines.line_index = l2.partial_line_index() == "line";
+    ms.l2.partial_lines.line_index = l2.partial_line_index() != "hashed";
+    if (l2.partial_line_index() == "slice") {
+      ms.l2.partial_lines.chunk_lines = std::max<std::uint32_t>(1, ms.l2_slice_chunk_lines);
+      ms.l2.partial_lines.run_lines = ms.l2_slices * ms.l2.partial_lines.chunk_lines;
+    }
+    ms.l2.merge_keeps_unit = l2.partial_merge_keeps_unit();
   }
   // Sectors in a unit of `bytes` (32, 64 or 128) that the field `name` gives.
   const auto unit_sectors = [](uint32_t bytes, const char* name) {

@@ -181,6 +181,11 @@ LineState CacheTags::clean(std::uint64_t line_address, std::uint8_t sectors) {
   return state;
 }
 
+void CacheTags::validate(std::uint64_t line_address, std::uint8_t sectors) {
+  Way* way = find_way(line_address);
+  if (way != nullptr) way->valid_mask = static_cast<std::uint8_t>(way->valid_mask | sectors);
+}
+
 void CacheTags::invalidate_all() {
   for (Way& way : ways_storage_) way = Way{};
 }

@@ -113,6 +113,10 @@ class CacheTags {
   /// Does not touch replacement.
   LineState clean(std::uint64_t line_address, std::uint8_t sectors = kAllSectors);
 
+  /// Marks `sectors` of a present `line_address` valid (a read brought them in beside a
+  /// write-back); does nothing when the line is absent. Does not touch replacement.
+  void validate(std::uint64_t line_address, std::uint8_t sectors);
+
   /// Drops every line without write-back.
   void invalidate_all();
 

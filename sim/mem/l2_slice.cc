@@ -417,9 +417,10 @@ L2Slice::Lookup L2Slice::lookup(const MemRequest& request, Cycle now) {
                        static_cast<std::uint8_t>(present | in_flight | fetch));
     if (d.displaced) {
       ++counters_.partial_writebacks;
-      // Only the partial sectors leave; the line's complete dirty sectors stay dirty.
-      const LineState line =
-          tags_.clean(d.line_address, widen(d.partial_sectors, config_.merge_sectors));
+      // Only the partial sectors' units leave; the line's other dirty sectors stay dirty.
+      const std::uint8_t units = widen(d.partial_sectors, config_.merge_sectors);
+      const LineState line = tags_.clean(d.line_address, units);
+      if (config_.merge_keeps_unit) tags_.validate(d.line_address, units);
       if (line.dirty_mask != 0) send_write_back(line, d.partial_sectors, true);
     }
   }

@@ -59,7 +59,8 @@
 // notes every line that stores leave partly written; of a line the record gives up, the partial
 // sectors are read from DRAM (the DRAM's ECC covers whole sectors), written back and kept, clean,
 // while its complete dirty sectors stay dirty (with `merge_sectors` > 1 the read and the write
-// take the whole aligned access unit around each partial sector, complete sectors in it too):
+// take the whole aligned access unit around each partial sector, complete sectors in it too,
+// and with `merge_keeps_unit` the line keeps the unit's unwritten sectors valid as well):
 // on the H200 such write-backs move as many bytes as their reads (partial_scatter.tsv, words 8
 // at 8 and 16 MB: 0.10 / 0.40 MiB read, 0.10 / 0.41 written; a 2048 naive transpose, whose
 // lines complete one sector at a time, 1.03 MB beyond its input read and 1.07 written). Such a
@@ -128,6 +129,8 @@ struct L2SliceConfig {
   /// Aligned sectors a partial sector's write-back reads and writes (the DRAM's access unit): 1,
   /// 2 or 4.
   std::uint32_t merge_sectors = 1;
+  /// A given-up line keeps its merged units valid, their unwritten sectors included.
+  bool merge_keeps_unit = false;
   MshrConfig mshr{};                            ///< lines in flight and merges per line
   std::uint32_t response_queue_entries = 32;    ///< responses ready to leave before stalling
                                                 ///< (beyond those still in the hit pipeline)

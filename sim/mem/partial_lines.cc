@@ -17,6 +17,8 @@ PartialLines::PartialLines(const PartialLinesConfig& config, const std::string& 
   ways_ = config.ways;
   sets_ = config.entries / config.ways;
   line_index_ = config.line_index;
+  run_lines_ = config.run_lines;
+  chunk_lines_ = std::max<std::uint32_t>(1, config.chunk_lines);
   entries_.resize(config.entries);
 }
 
@@ -29,7 +31,12 @@ std::uint8_t PartialLines::partial_mask(const Entry& e) {
 }
 
 std::uint32_t PartialLines::set_of(std::uint64_t line_address) const {
-  if (line_index_) return static_cast<std::uint32_t>((line_address >> 7) % sets_);
+  if (line_index_) {
+    const std::uint64_t line = line_address >> 7;
+    const std::uint64_t in_slice =
+        run_lines_ == 0 ? line : line / run_lines_ * chunk_lines_ + line % chunk_lines_;
+    return static_cast<std::uint32_t>(in_slice % sets_);
+  }
   // A 64-bit finaliser (murmur3's): the record's index is not the L2's, and lines a power of
   // two apart spread as evenly as random ones.
   std::uint64_t h = line_address >> 7;

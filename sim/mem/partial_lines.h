@@ -12,10 +12,12 @@
 // counted twice) or a store covered it whole; a line whose sectors are all complete leaves the
 // record. A line that needs a new entry in a full set displaces the set's least recently written
 // entry, whose partial sectors its slice then reads, writes back and keeps, clean. The set is a
-// hash of the line number, or (line_index) the line number modulo the sets: then lines in flight
-// at once collide more the wider their stride, as on the H100, which gives up 10 % of a naive
-// 2048 transpose's lines, 12 % and 17 % at two and four times its output pitch and 2 % with its
-// CTAs launched column-major (validate/reference/h200/partial_pressure_h100.tsv).
+// hash of the line number, or (line_index) the line number modulo the sets, or (with run_lines)
+// the line's number among its slice's own lines modulo the sets: then lines in flight at once
+// collide more the wider their stride, as on the H100, which gives up 10 % of a naive 2048
+// transpose's lines, 12 % and 17 % at two and four times its output pitch and 2 % with its CTAs
+// launched column-major (validate/reference/h200/partial_pressure_h100.tsv;
+// capture/probes/partial_pressure_compare.py replays them).
 //
 // Left out: which bytes were written (counts stand for byte masks); reads of a partial sector,
 // which the slice answers as if its missing bytes were present.
@@ -32,7 +34,12 @@ namespace warpsim::mem {
 struct PartialLinesConfig {
   std::uint32_t entries = 0;  ///< lines recorded; 0: no record (partial lines are never limited)
   std::uint32_t ways = 0;     ///< entries per set; entries must be a multiple
-  bool line_index = false;    ///< set = line number mod sets, not a hash of it
+  bool line_index = false;    ///< set = line number (below) mod sets, not a hash of it
+  /// With line_index: the line's number within its slice, (line / (run_lines)) x chunk_lines +
+  /// line mod chunk_lines, where a slice takes chunks of `chunk_lines` lines and every run of
+  /// `run_lines` lines about one chunk per slice; 0: the line number itself.
+  std::uint32_t run_lines = 0;
+  std::uint32_t chunk_lines = 1;
 };
 
 /// A line the record gave up, to be written back with a read of its partial sectors.
@@ -82,6 +89,8 @@ class PartialLines {
   std::uint32_t sets_ = 0;
   std::uint32_t ways_ = 0;
   bool line_index_ = false;
+  std::uint32_t run_lines_ = 0;
+  std::uint32_t chunk_lines_ = 1;
   std::uint32_t size_ = 0;
   std::uint64_t clock_ = 0;
   std::vector<Entry> entries_;

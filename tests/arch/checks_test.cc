@@ -173,7 +173,7 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
               ElementsAre(HasSubstr("l2.set_index = \"xor\" must be \"modulo\" or \"rotated\"")));
   EXPECT_THAT(h200_violations({"l2.partial_line_index=xor"}),
               ElementsAre(HasSubstr(
-                  "l2.partial_line_index = \"xor\" must be \"hashed\" or \"line\"")));
+                  "l2.partial_line_index = \"xor\" must be \"hashed\", \"line\" or \"slice\"")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

@@ -549,6 +549,22 @@ TEST(MemL2Slice, APartialSectorIsMergedInItsWholeAccessUnit) {
   EXPECT_EQ(b.slice.counters().writeback_sectors, 2u);
 }
 
+TEST(MemL2Slice, AGivenUpLineKeepsItsMergedUnitOnlyWhenConfigured) {
+  for (const bool keeps : {false, true}) {
+    L2SliceConfig c = partial_record_config(1, 1);
+    c.merge_sectors = 2;
+    c.merge_keeps_unit = keeps;
+    Bench b(c);
+    b.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));    // line 0, sector 0 in part
+    b.sm.push(1, MemRequest::write(128, 0b0001, 4, 1, 0));  // displaces line 0: sectors 0-1 merged
+    b.sm.push(2, MemRequest::write(0, 0b0010, 4, 2, 0));    // line 0, sector 1 in part
+    b.engine.run();
+    // Kept, sector 1 came with the unit's read and the store leaves nothing partial; otherwise
+    // line 0 enters the record again and displaces line 128.
+    EXPECT_EQ(b.slice.counters().partial_writebacks, keeps ? 1u : 2u) << "keeps " << keeps;
+  }
+}
+
 TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
   Bench b(partial_record_config(8, 8));
   b.sm.push(0, MemRequest::write(0, 0b0110, 8, 0, 0));

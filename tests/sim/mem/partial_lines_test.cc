@@ -72,6 +72,19 @@ TEST(MemPartialLines, LineIndexSetsLinesApartBySetsCollide) {
   EXPECT_EQ(p.size(), 4u);
 }
 
+TEST(MemPartialLines, SliceIndexNumbersTheSlicesOwnLines) {
+  // A slice taking chunks of 2 lines, one chunk in every run of 8 lines: its lines 0, 1, 8, 9
+  // are its lines 0-3 and fill the four sets; line 16, its fifth, shares line 0's set.
+  PartialLines p({.entries = 4, .ways = 1, .line_index = true, .run_lines = 8, .chunk_lines = 2},
+                 "l2.partial_lines");
+  for (std::uint64_t line : {0, 1, 8, 9}) {
+    EXPECT_FALSE(p.write(line * 128, 0b0001, 4, 0, 0).displaced) << "line " << line;
+  }
+  const PartialDisplaced d = p.write(16 * 128, 0b0001, 4, 0, 0);
+  ASSERT_TRUE(d.displaced);
+  EXPECT_EQ(d.line_address, 0u);
+}
+
 TEST(MemPartialLines, BadGeometryNamesTheField) {
   try {
     PartialLines p({.entries = 6, .ways = 4}, "l2.partial_lines");
