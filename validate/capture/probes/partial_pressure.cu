@@ -10,15 +10,17 @@
 // and, after `clean`, the same transpose at n = 4096, at n = 3072, at 2048 with its output rows
 // 4096 or 8192 floats apart (pitch), and at 2048 and 4096 with the CTAs launched column-major
 // (order 1: blockIdx.x walks the output's columns, so the lines in flight at once are a few rows'
-// worth rather than a few columns of every row). On the H200 the transpose from an empty L2
+// worth rather than a few columns of every row), and rectangular ones (the output's rows and
+// columns apart) that keep the 4096 transpose's lines in flight over fewer CTAs or put 4 to 33
+// lines of each row in flight. On the H200 the transpose from an empty L2
 // gives up about 15.7 k lines at 2048 and 102.8 k at 4096 (lts__t_requests_op_write_evict_first,
 // validate/reference/h200/l2_counters.tsv); a record of a fixed size would give up the same share
 // at both. If the count at 2048 rises with the dirty lines, write-back traffic takes the record's
 // room; if it rises with any full L2, capacity does; if neither, the larger transpose's own shape.
 // Profile with application replay, so every pass sees the same L2 state:
 //   partial_pressure.sh > validate/reference/h200/partial_pressure_<gpu>.tsv
-// `partial_pressure list` prints one line per profiled launch, in launch order (state, MB, n,
-// pitch, order, repeat).
+// `partial_pressure list` prints one line per profiled launch, in launch order (state, MB, the
+// output's rows and columns, pitch, order, repeat).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -37,16 +39,24 @@ constexpr int kRepeats = 2;
 struct Launch {
   const char* state;
   int mb;
-  int n;
+  int rows;   // the output's rows (the input's columns)
+  int cols;   // the output's columns (the input's rows)
   int pitch;  // floats between the output's rows
   int order;  // 0: blockIdx.x walks the output's rows (the twin); 1: its columns
 };
 constexpr Launch kLaunches[] = {
-    {"clean", 0, 2048, 2048, 0}, {"dirty", 16, 2048, 2048, 0}, {"dirty", 32, 2048, 2048, 0},
-    {"dirty", 40, 2048, 2048, 0}, {"dirty", 48, 2048, 2048, 0}, {"read", 32, 2048, 2048, 0},
-    {"read", 48, 2048, 2048, 0},  {"clean", 0, 4096, 4096, 0},  {"clean", 0, 3072, 3072, 0},
-    {"clean", 0, 2048, 4096, 0},  {"clean", 0, 2048, 8192, 0},  {"clean", 0, 2048, 2048, 1},
-    {"clean", 0, 4096, 4096, 1},
+    {"clean", 0, 2048, 2048, 2048, 0}, {"dirty", 16, 2048, 2048, 2048, 0},
+    {"dirty", 32, 2048, 2048, 2048, 0}, {"dirty", 40, 2048, 2048, 2048, 0},
+    {"dirty", 48, 2048, 2048, 2048, 0}, {"read", 32, 2048, 2048, 2048, 0},
+    {"read", 48, 2048, 2048, 2048, 0},  {"clean", 0, 4096, 4096, 4096, 0},
+    {"clean", 0, 3072, 3072, 3072, 0},  {"clean", 0, 2048, 2048, 4096, 0},
+    {"clean", 0, 2048, 2048, 8192, 0},  {"clean", 0, 2048, 2048, 2048, 1},
+    {"clean", 0, 4096, 4096, 4096, 1},
+    // The 4096 transpose's lines in flight (8 of each of 4096 rows) over a quarter and a half of
+    // its columns, and 4, 8 and 33 lines of each of 8192, 4096 and 1024 rows 8192 floats apart.
+    {"clean", 0, 4096, 1024, 4096, 0},  {"clean", 0, 4096, 2048, 4096, 0},
+    {"clean", 0, 8192, 512, 8192, 0},   {"clean", 0, 4096, 1024, 8192, 0},
+    {"clean", 0, 1024, 4096, 8192, 0},
 };
 
 __global__ void prep_read(const float4* __restrict__ p, size_t n, float* sink) {
@@ -69,7 +79,7 @@ __global__ void prep_write(float4* p, size_t n) {
 // The naive transpose twin's body (w_transpose_naive), under a name the script profiles, with
 // the output's row pitch and the CTAs' launch order as parameters.
 __global__ void probe_transpose(const float* __restrict__ in, float* __restrict__ out, int n,
-                                int pitch, int order) {
+                                int pitch, int order) {  // n: the input's pitch
   const int bx = order == 0 ? blockIdx.x : blockIdx.y;
   const int by = order == 0 ? blockIdx.y : blockIdx.x;
   const int x = bx * kTile + threadIdx.x;
@@ -84,15 +94,16 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 int main(int argc, char** argv) {
   const int count = sizeof(kLaunches) / sizeof(kLaunches[0]);
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("state\tmb\tn\tpitch\torder\trepeat\n");
+    std::printf("state\tmb\trows\tcols\tpitch\torder\trepeat\n");
     for (int r = 0; r < kRepeats; ++r) {
       for (const Launch& l : kLaunches) {
-        std::printf("%s\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.n, l.pitch, l.order, r);
+        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols, l.pitch,
+                    l.order, r);
       }
     }
     return 0;
   }
-  const size_t max_n = 4096, max_out = 8192 * 2048;
+  const size_t max_n = 4096, max_out = size_t{8192} * 8192;
   float *flush = nullptr, *prep = nullptr, *in = nullptr, *out = nullptr, *sink = nullptr;
   TWIN_CHECK(cudaMalloc(&flush, kFlushBytes));
   TWIN_CHECK(cudaMalloc(&prep, 48 * kMB));
@@ -114,8 +125,9 @@ int main(int argc, char** argv) {
       } else if (std::strcmp(l.state, "read") == 0) {
         prep_read<<<ctas, threads>>>(reinterpret_cast<const float4*>(prep), prep_vectors, sink);
       }
-      const dim3 grid(l.n / kTile, l.n / kTile), block(kTile, kRows);
-      probe_transpose<<<grid, block>>>(in, out, l.n, l.pitch, l.order);
+      const dim3 grid(l.rows / kTile, l.cols / kTile), block(kTile, kRows);
+      const dim3 launched = l.order == 0 ? grid : dim3(grid.y, grid.x);
+      probe_transpose<<<launched, block>>>(in, out, l.rows, l.pitch, l.order);
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaDeviceSynchronize());
     }

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """The simulator's side of partial_pressure.cu: writes the naive transpose of each clean-L2 shape
-the probe launched (n, output pitch, CTA order) as an Accel-Sim trace, runs it from an empty L2
+the probe launched (the output's rows and columns, its pitch, the CTA order) as an Accel-Sim trace, runs it from an empty L2
 and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
 lts__t_requests_op_write_evict_first.sum; the model's gpu.l2.partial_lines_given_up), DRAM bytes
 and cycles, with the root-mean-square of the log ratio of the given-up counts:
-    partial_pressure_compare.py WARPSIM [--arch h100_sxm] [--set path=value ...]
-        [--tsv validate/reference/h200/partial_pressure_h100.tsv] [--skip-twins]
---skip-twins leaves out the shapes of the reference's own twins (n = 2048 and 4096, pitch n,
-row-major), so that what is fitted to the rest can be checked on them.
+    partial_pressure_compare.py WARPSIM [--arch h200] [--set path=value ...]
+        [--tsv validate/reference/h200/partial_pressure.tsv] [--skip-twins]
+--skip-twins leaves out the shapes of the reference's own twins (2048 and 4096 square, pitch
+as wide, row-major), so that what is fitted to the rest can be checked on them.
 Each warp of the trace is the twin's: its thread index, four loads of a row of the input and four
 stores, each into one sector of 32 lines `pitch` floats apart.
 """
@@ -24,16 +24,17 @@ import tempfile
 from probe_trace import write_warps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TSV = os.path.join(HERE, "..", "..", "reference", "h200", "partial_pressure_h100.tsv")
+TSV = os.path.join(HERE, "..", "..", "reference", "h200", "partial_pressure.tsv")
 IN_BASE, OUT_BASE = 0x7F0000000000, 0x7F0010000000
 TILE, ROWS = 32, 8
 
 
-def warp_lines(n, pitch, order):
-    blocks = n // TILE
+def warp_lines(rows, cols, pitch, order):
+    n, blocks, col_blocks = rows, rows // TILE, cols // TILE
 
     def lines(cta, warp):
-        bx, by = (cta % blocks, cta // blocks) if order == 0 else (cta // blocks, cta % blocks)
+        bx, by = ((cta % blocks, cta // blocks) if order == 0
+                  else (cta // col_blocks, cta % col_blocks))
         y = by * TILE + warp
         out = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
         for j in range(0, TILE, ROWS):
@@ -50,13 +51,13 @@ def warp_lines(n, pitch, order):
 
 
 def measured(path):
-    """{(n, pitch, order): (given up, DRAM read, DRAM written, cycles)}, medians over the
+    """{(rows, cols, pitch, order): (given up, DRAM read, DRAM written, cycles)}, medians over the
     repeats of the launches after an L2 of clean lines."""
     runs = {}
     for r in csv.DictReader(open(path), delimiter="\t"):
         if r["state"] != "clean":
             continue
-        key = (int(r["n"]), int(r["pitch"]), int(r["order"]))
+        key = (int(r["rows"]), int(r["cols"]), int(r["pitch"]), int(r["order"]))
         runs.setdefault(key, []).append(
             [float(r[m]) for m in ("lts__t_requests_op_write_evict_first.sum",
                                    "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -66,10 +67,10 @@ def measured(path):
 
 
 def simulate(warpsim, args, key):
-    n, pitch, order = key
+    rows, cols, pitch, order = key
     with tempfile.TemporaryDirectory() as t:
-        write_warps(t, "probe_transpose", (n // TILE) ** 2, TILE * ROWS,
-                    warp_lines(n, pitch, order))
+        write_warps(t, "probe_transpose", (rows // TILE) * (cols // TILE), TILE * ROWS,
+                    warp_lines(rows, cols, pitch, order))
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([warpsim, "run", "--trace", os.path.join(t, "kernelslist.g"),
                             "--json", out.name, "--quiet"] + args,
@@ -83,20 +84,21 @@ def simulate(warpsim, args, key):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("warpsim")
-    p.add_argument("--arch", default="h100_sxm")
+    p.add_argument("--arch", default="h200")
     p.add_argument("--set", action="append", default=[])
     p.add_argument("--tsv", default=TSV)
     p.add_argument("--skip-twins", action="store_true")
     a = p.parse_args()
     args = ["--arch", a.arch] + [x for s in a.set for x in ("--set", s)]
     ref = measured(a.tsv)
-    keys = sorted(k for k in ref if not (a.skip_twins and k[2] == 0 and k[1] == k[0]))
-    print("n\tpitch\torder\tgiven up GPU / model (k)\tread MB\twritten MB\tcycles")
+    keys = sorted(k for k in ref
+                  if not (a.skip_twins and k[3] == 0 and k[0] == k[1] == k[2]))
+    print("rows\tcols\tpitch\torder\tgiven up GPU / model (k)\tread MB\twritten MB\tcycles")
     logs = []
     for key in keys:
         g, s = ref[key], simulate(a.warpsim, args, key)
         logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
-        print(f"{key[0]}\t{key[1]}\t{key[2]}\t{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t"
+        print(f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t"
               f"{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t"
               f"{g[3]:.0f} / {s[3]:.0f}", flush=True)
     print(f"rms log ratio of the given-up lines: "
