@@ -200,6 +200,19 @@ void check_powers_of_two(CheckContext& c) {
   }
 }
 
+// Fails `field` unless `value` is one of `names`: `field = "x" must be "a", "b" or "c"`.
+template <std::size_t N>
+void check_one_of(CheckContext& c, const std::string& field, const std::string& value,
+                  const std::string_view (&names)[N]) {
+  if (std::find(std::begin(names), std::end(names), value) != std::end(names)) return;
+  std::string list;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i > 0) list += i + 1 == N ? " or " : ", ";
+    list += "\"" + std::string(names[i]) + "\"";
+  }
+  c.fail(c.show(field) + " must be " + list, {field});
+}
+
 void check_memory(CheckContext& c) {
   const L1& l1 = c.spec().l1();
   const SharedMemory& shared = c.spec().shared_memory();
@@ -293,19 +306,9 @@ void check_memory(CheckContext& c) {
     c.fail(c.show("l2.request_coalescer_followers") + " exceeds 64 reads per slot",
            {"l2.request_coalescer_followers"});
   }
-  if (std::find(std::begin(kDieScopes), std::end(kDieScopes), l2.die_scope()) ==
-      std::end(kDieScopes)) {
-    c.fail(c.show("l2.die_scope") + " must be \"shared\" or \"per_die\"", {"l2.die_scope"});
-  }
-  if (std::find(std::begin(kSetIndexes), std::end(kSetIndexes), l2.set_index()) ==
-      std::end(kSetIndexes)) {
-    c.fail(c.show("l2.set_index") + " must be \"modulo\" or \"rotated\"", {"l2.set_index"});
-  }
-  if (std::find(std::begin(kPartialLineIndexes), std::end(kPartialLineIndexes),
-                l2.partial_line_index()) == std::end(kPartialLineIndexes)) {
-    c.fail(c.show("l2.partial_line_index") + " must be \"hashed\", \"line\" or \"slice\"",
-           {"l2.partial_line_index"});
-  }
+  check_one_of(c, "l2.die_scope", l2.die_scope(), kDieScopes);
+  check_one_of(c, "l2.set_index", l2.set_index(), kSetIndexes);
+  check_one_of(c, "l2.partial_line_index", l2.partial_line_index(), kPartialLineIndexes);
   if (l2.die_scope() == "per_die" && c.spec().dies().count() > 0 &&
       l2.slices() % c.spec().dies().count() != 0) {
     c.fail(c.show("l2.slices") + " must divide evenly among " + c.show("dies.count") +
