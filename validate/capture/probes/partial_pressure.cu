@@ -6,13 +6,19 @@
 //   dirty P   - the same, then P MB of a third buffer written whole (P up to 48 MB: dirty lines,
 //               beyond the dirty limit from about 28 MB, so the transpose's stores make the L2
 //               write back while it runs);
-//   read P    - the same, then P MB of the third buffer read (recent clean lines).
+//   read P    - the same, then P MB of the third buffer read (recent clean lines);
+//   keep      - no flush: the L2 as the previous launch left it.
 // and, after `clean`, the same transpose at n = 4096, at n = 3072, at 2048 with its output rows
 // 4096 or 8192 floats apart (pitch), and at 2048 and 4096 with the CTAs launched column-major
 // (order 1: blockIdx.x walks the output's columns, so the lines in flight at once are a few rows'
 // worth rather than a few columns of every row), and rectangular ones (the output's rows and
 // columns apart) that keep the 4096 transpose's lines in flight over fewer CTAs or put 4 to 33
-// lines of each row in flight. On the H200 the transpose from an empty L2
+// lines of each row in flight. The 4096 transpose is also run as its four quarters (the output's
+// columns from col0 on, as the whole launch's CTAs take them in order) back to back with the L2
+// kept, and the later quarters alone after a flush, so that whether the give-up share grows with
+// what the earlier quarters left in the L2 or with the addresses shows; likewise the 2048 one's
+// halves, a quarter written twice (its lines then in the L2) and the last quarter after the
+// dirty and read states. On the H200 the transpose from an empty L2
 // gives up about 15.7 k lines at 2048 and 102.8 k at 4096 (lts__t_requests_op_write_evict_first,
 // validate/reference/h200/l2_counters.tsv); a record of a fixed size would give up the same share
 // at both. If the count at 2048 rises with the dirty lines, write-back traffic takes the record's
@@ -20,7 +26,7 @@
 // Profile with application replay, so every pass sees the same L2 state:
 //   partial_pressure.sh > validate/reference/h200/partial_pressure_<gpu>.tsv
 // `partial_pressure list` prints one line per profiled launch, in launch order (state, MB, the
-// output's rows and columns, pitch, order, repeat).
+// output's rows and columns, pitch, order, the first column, repeat).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -43,20 +49,29 @@ struct Launch {
   int cols;   // the output's columns (the input's rows)
   int pitch;  // floats between the output's rows
   int order;  // 0: blockIdx.x walks the output's rows (the twin); 1: its columns
+  int col0;   // the output's first column written
 };
 constexpr Launch kLaunches[] = {
-    {"clean", 0, 2048, 2048, 2048, 0}, {"dirty", 16, 2048, 2048, 2048, 0},
-    {"dirty", 32, 2048, 2048, 2048, 0}, {"dirty", 40, 2048, 2048, 2048, 0},
-    {"dirty", 48, 2048, 2048, 2048, 0}, {"read", 32, 2048, 2048, 2048, 0},
-    {"read", 48, 2048, 2048, 2048, 0},  {"clean", 0, 4096, 4096, 4096, 0},
-    {"clean", 0, 3072, 3072, 3072, 0},  {"clean", 0, 2048, 2048, 4096, 0},
-    {"clean", 0, 2048, 2048, 8192, 0},  {"clean", 0, 2048, 2048, 2048, 1},
-    {"clean", 0, 4096, 4096, 4096, 1},
+    {"clean", 0, 2048, 2048, 2048, 0, 0}, {"dirty", 16, 2048, 2048, 2048, 0, 0},
+    {"dirty", 32, 2048, 2048, 2048, 0, 0}, {"dirty", 40, 2048, 2048, 2048, 0, 0},
+    {"dirty", 48, 2048, 2048, 2048, 0, 0}, {"read", 32, 2048, 2048, 2048, 0, 0},
+    {"read", 48, 2048, 2048, 2048, 0, 0},  {"clean", 0, 4096, 4096, 4096, 0, 0},
+    {"clean", 0, 3072, 3072, 3072, 0, 0},  {"clean", 0, 2048, 2048, 4096, 0, 0},
+    {"clean", 0, 2048, 2048, 8192, 0, 0},  {"clean", 0, 2048, 2048, 2048, 1, 0},
+    {"clean", 0, 4096, 4096, 4096, 1, 0},
     // The 4096 transpose's lines in flight (8 of each of 4096 rows) over a quarter and a half of
     // its columns, and 4, 8 and 33 lines of each of 8192, 4096 and 1024 rows 8192 floats apart.
-    {"clean", 0, 4096, 1024, 4096, 0},  {"clean", 0, 4096, 2048, 4096, 0},
-    {"clean", 0, 8192, 512, 8192, 0},   {"clean", 0, 4096, 1024, 8192, 0},
-    {"clean", 0, 1024, 4096, 8192, 0},
+    {"clean", 0, 4096, 1024, 4096, 0, 0},  {"clean", 0, 4096, 2048, 4096, 0, 0},
+    {"clean", 0, 8192, 512, 8192, 0, 0},   {"clean", 0, 4096, 1024, 8192, 0, 0},
+    {"clean", 0, 1024, 4096, 8192, 0, 0},
+    // The 4096 transpose's quarters back to back, then its later quarters after a flush; a
+    // quarter written twice; the 2048 transpose's halves.
+    {"clean", 0, 4096, 1024, 4096, 0, 0},  {"keep", 0, 4096, 1024, 4096, 0, 1024},
+    {"keep", 0, 4096, 1024, 4096, 0, 2048}, {"keep", 0, 4096, 1024, 4096, 0, 3072},
+    {"clean", 0, 4096, 1024, 4096, 0, 1024}, {"clean", 0, 4096, 1024, 4096, 0, 3072},
+    {"keep", 0, 4096, 1024, 4096, 0, 3072}, {"clean", 0, 2048, 1024, 2048, 0, 0},
+    {"keep", 0, 2048, 1024, 2048, 0, 1024}, {"dirty", 48, 4096, 1024, 4096, 0, 3072},
+    {"read", 48, 4096, 1024, 4096, 0, 3072},
 };
 
 __global__ void prep_read(const float4* __restrict__ p, size_t n, float* sink) {
@@ -79,11 +94,11 @@ __global__ void prep_write(float4* p, size_t n) {
 // The naive transpose twin's body (w_transpose_naive), under a name the script profiles, with
 // the output's row pitch and the CTAs' launch order as parameters.
 __global__ void probe_transpose(const float* __restrict__ in, float* __restrict__ out, int n,
-                                int pitch, int order) {  // n: the input's pitch
+                                int pitch, int order, int col0) {  // n: the input's pitch
   const int bx = order == 0 ? blockIdx.x : blockIdx.y;
   const int by = order == 0 ? blockIdx.y : blockIdx.x;
   const int x = bx * kTile + threadIdx.x;
-  const int y = by * kTile + threadIdx.y;
+  const int y = col0 + by * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
     out[static_cast<size_t>(x) * pitch + (y + j)] = in[(y + j) * n + x];
   }
@@ -94,11 +109,11 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 int main(int argc, char** argv) {
   const int count = sizeof(kLaunches) / sizeof(kLaunches[0]);
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("state\tmb\trows\tcols\tpitch\torder\trepeat\n");
+    std::printf("state\tmb\trows\tcols\tpitch\torder\tcol0\trepeat\n");
     for (int r = 0; r < kRepeats; ++r) {
       for (const Launch& l : kLaunches) {
-        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols, l.pitch,
-                    l.order, r);
+        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols,
+                    l.pitch, l.order, l.col0, r);
       }
     }
     return 0;
@@ -118,7 +133,10 @@ int main(int argc, char** argv) {
   for (int r = 0; r < kRepeats; ++r) {
     for (int i = 0; i < count; ++i) {
       const Launch& l = kLaunches[i];
-      prep_read<<<ctas, threads>>>(reinterpret_cast<const float4*>(flush), kFlushBytes / 16, sink);
+      if (std::strcmp(l.state, "keep") != 0) {
+        prep_read<<<ctas, threads>>>(reinterpret_cast<const float4*>(flush), kFlushBytes / 16,
+                                     sink);
+      }
       const size_t prep_vectors = l.mb * kMB / 16;
       if (std::strcmp(l.state, "dirty") == 0) {
         prep_write<<<ctas, threads>>>(reinterpret_cast<float4*>(prep), prep_vectors);
@@ -127,7 +145,7 @@ int main(int argc, char** argv) {
       }
       const dim3 grid(l.rows / kTile, l.cols / kTile), block(kTile, kRows);
       const dim3 launched = l.order == 0 ? grid : dim3(grid.y, grid.x);
-      probe_transpose<<<launched, block>>>(in, out, l.rows, l.pitch, l.order);
+      probe_transpose<<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaDeviceSynchronize());
     }

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The simulator's side of partial_pressure.cu: writes the naive transpose of each clean-L2 shape
-the probe launched (the output's rows and columns, its pitch, the CTA order) as an Accel-Sim trace, runs it from an empty L2
-and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
+the probe launched (the output's rows and columns, its pitch, the CTA order, the first column) as
+an Accel-Sim trace, runs it from an empty L2 and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
 lts__t_requests_op_write_evict_first.sum; the model's gpu.l2.partial_lines_given_up), DRAM bytes
 and cycles, with the root-mean-square of the log ratio of the given-up counts:
     partial_pressure_compare.py WARPSIM [--arch h200] [--set path=value ...]
-        [--tsv validate/reference/h200/partial_pressure.tsv] [--skip-twins]
+        [--tsv validate/reference/h200/partial_pressure.tsv] [--skip-twins] [--sequences]
 --skip-twins leaves out the shapes of the reference's own twins (2048 and 4096 square, pitch
-as wide, row-major), so that what is fitted to the rest can be checked on them.
+as wide, row-major), so that what is fitted to the rest can be checked on them. --sequences
+compares instead the launches the probe ran back to back with the L2 kept (state `keep`: the
+4096 transpose's quarters, the 2048 one's halves), each run of them simulated as one trace of
+several kernels with the L2 handed from one to the next (launch.cache_start WARM).
 Each warp of the trace is the twin's: its thread index, four loads of a row of the input and four
 stores, each into one sector of 32 lines `pitch` floats apart.
 """
@@ -21,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from probe_trace import write_warps
+from probe_trace import write_ctas, write_header, write_warps
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TSV = os.path.join(HERE, "..", "..", "reference", "h200", "partial_pressure.tsv")
@@ -29,13 +32,17 @@ IN_BASE, OUT_BASE = 0x7F0000000000, 0x7F0010000000
 TILE, ROWS = 32, 8
 
 
-def warp_lines(rows, cols, pitch, order):
+METRICS = ("lts__t_requests_op_write_evict_first.sum", "dram__bytes_read.sum",
+           "dram__bytes_write.sum", "gpc__cycles_elapsed.max")
+
+
+def warp_lines(rows, cols, pitch, order, col0=0):
     n, blocks, col_blocks = rows, rows // TILE, cols // TILE
 
     def lines(cta, warp):
         bx, by = ((cta % blocks, cta // blocks) if order == 0
                   else (cta // col_blocks, cta % col_blocks))
-        y = by * TILE + warp
+        y = col0 + by * TILE + warp
         out = ["0000 ffffffff 1 R0 S2R 0 0 0", "0010 ffffffff 1 R1 S2R 0 0 0"]
         for j in range(0, TILE, ROWS):
             addr = IN_BASE + 4 * ((y + j) * n + bx * TILE)
@@ -50,35 +57,75 @@ def warp_lines(rows, cols, pitch, order):
     return lines
 
 
+def launch_key(r):
+    """(rows, cols, pitch, order, first column) of one row of the probe's TSV (files written
+    before the probe took a first column have none: 0)."""
+    return (int(r["rows"]), int(r["cols"]), int(r["pitch"]), int(r["order"]),
+            int(r.get("col0", 0)))
+
+
+def medians(runs):
+    return tuple(statistics.median(v[i] for v in runs) for i in range(len(METRICS)))
+
+
 def measured(path):
-    """{(rows, cols, pitch, order): (given up, DRAM read, DRAM written, cycles)}, medians over the
-    repeats of the launches after an L2 of clean lines."""
+    """{(rows, cols, pitch, order, col0): (given up, DRAM read, DRAM written, cycles)}, medians
+    over the repeats of the launches after an L2 of clean lines."""
     runs = {}
     for r in csv.DictReader(open(path), delimiter="\t"):
-        if r["state"] != "clean":
+        if r["state"] == "clean":
+            runs.setdefault(launch_key(r), []).append([float(r[m]) for m in METRICS])
+    return {k: medians(vs) for k, vs in runs.items()}
+
+
+def measured_sequences(path):
+    """[(launches, medians)]: each run of launches the probe made back to back (a launch after a
+    flush and the `keep` ones after it), with its launches' keys and, per launch, the medians
+    over the repeats."""
+    runs, current = {}, []
+    for r in csv.DictReader(open(path), delimiter="\t"):
+        if r["state"] != "keep":
+            current = [(r["repeat"], launch_key(r), [float(r[m]) for m in METRICS])]
             continue
-        key = (int(r["rows"]), int(r["cols"]), int(r["pitch"]), int(r["order"]))
-        runs.setdefault(key, []).append(
-            [float(r[m]) for m in ("lts__t_requests_op_write_evict_first.sum",
-                                   "dram__bytes_read.sum", "dram__bytes_write.sum",
-                                   "gpc__cycles_elapsed.max")])
-    return {k: tuple(statistics.median(v[i] for v in vs) for i in range(4))
-            for k, vs in runs.items()}
+        current.append((r["repeat"], launch_key(r), [float(r[m]) for m in METRICS]))
+        keys = tuple(k for _, k, _ in current)
+        runs.setdefault(keys, {}).setdefault(r["repeat"], [v for _, _, v in current])
+    return [(keys, [medians([rep[i] for rep in by_repeat.values()]) for i in range(len(keys))])
+            for keys, by_repeat in runs.items()
+            if not any(len(k) > len(keys) and k[:len(keys)] == keys for k in runs)]
 
 
-def simulate(warpsim, args, key):
-    rows, cols, pitch, order = key
+def simulate_run(warpsim, args, keys):
+    """Simulates the launches `keys` as one trace of kernels back to back, the L2 handed from one
+    to the next, and returns per kernel (given up, DRAM read, DRAM written, cycles)."""
     with tempfile.TemporaryDirectory() as t:
-        write_warps(t, "probe_transpose", (rows // TILE) * (cols // TILE), TILE * ROWS,
-                    warp_lines(rows, cols, pitch, order))
+        if len(keys) == 1:
+            rows, cols, pitch, order, col0 = keys[0]
+            write_warps(t, "probe_transpose", (rows // TILE) * (cols // TILE), TILE * ROWS,
+                        warp_lines(rows, cols, pitch, order, col0))
+        else:
+            with open(os.path.join(t, "kernelslist.g"), "w") as f:
+                f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(keys))))
+            for i, (rows, cols, pitch, order, col0) in enumerate(keys):
+                ctas = (rows // TILE) * (cols // TILE)
+                with open(os.path.join(t, f"kernel-{i + 1}.traceg"), "w") as f:
+                    write_header(f, "probe_transpose", i + 1, ctas, TILE * ROWS)
+                    write_ctas(f, ctas, TILE * ROWS, warp_lines(rows, cols, pitch, order, col0))
+            args = args + ["--set", "launch.cache_start=WARM"]
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([warpsim, "run", "--trace", os.path.join(t, "kernelslist.g"),
                             "--json", out.name, "--quiet"] + args,
                            check=True, stdout=subprocess.DEVNULL)
-            k = json.load(open(out.name))["kernels"][0]
-    m, l2 = k["metrics"], k["stats"]["gpu"]["l2"]
-    return (l2.get("partial_lines_given_up", 0), m["dram__bytes_read.sum"],
-            m["dram__bytes_write.sum"], m["gpc__cycles_elapsed.max"])
+            kernels = json.load(open(out.name))["kernels"]
+    return [(k["stats"]["gpu"]["l2"].get("partial_lines_given_up", 0),
+             k["metrics"]["dram__bytes_read.sum"], k["metrics"]["dram__bytes_write.sum"],
+             k["metrics"]["gpc__cycles_elapsed.max"]) for k in kernels]
+
+
+def row(key, g, s):
+    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t"
+            f"{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t"
+            f"{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t{g[3]:.0f} / {s[3]:.0f}")
 
 
 def main():
@@ -88,19 +135,25 @@ def main():
     p.add_argument("--set", action="append", default=[])
     p.add_argument("--tsv", default=TSV)
     p.add_argument("--skip-twins", action="store_true")
+    p.add_argument("--sequences", action="store_true")
     a = p.parse_args()
     args = ["--arch", a.arch] + [x for s in a.set for x in ("--set", s)]
-    ref = measured(a.tsv)
-    keys = sorted(k for k in ref
-                  if not (a.skip_twins and k[3] == 0 and k[0] == k[1] == k[2]))
-    print("rows\tcols\tpitch\torder\tgiven up GPU / model (k)\tread MB\twritten MB\tcycles")
+    print("rows\tcols\tpitch\torder\tcol0\tgiven up GPU / model (k)\tread MB\twritten MB\t"
+          "cycles")
     logs = []
-    for key in keys:
-        g, s = ref[key], simulate(a.warpsim, args, key)
-        logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
-        print(f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t"
-              f"{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t"
-              f"{g[3]:.0f} / {s[3]:.0f}", flush=True)
+    if a.sequences:
+        for keys, gpu in measured_sequences(a.tsv):
+            for key, g, s in zip(keys, gpu, simulate_run(a.warpsim, args, keys)):
+                logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
+                print(row(key, g, s), flush=True)
+            print()
+    else:
+        ref = measured(a.tsv)
+        for key in sorted(k for k in ref
+                          if not (a.skip_twins and k[3] == 0 and k[0] == k[1] == k[2])):
+            g, s = ref[key], simulate_run(a.warpsim, args, [key])[0]
+            logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
+            print(row(key, g, s), flush=True)
     print(f"rms log ratio of the given-up lines: "
           f"{math.sqrt(sum(x * x for x in logs) / len(logs)):.3f}")
 
