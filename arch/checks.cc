@@ -106,6 +106,7 @@ constexpr std::string_view kPowerOfTwo[] = {
 constexpr std::string_view kDieScopes[] = {"shared", "per_die"};
 constexpr std::string_view kSetIndexes[] = {"modulo", "rotated"};
 constexpr std::string_view kPartialLineIndexes[] = {"hashed", "line", "slice"};
+constexpr std::string_view kPartialLineVictims[] = {"lru", "random"};
 
 void check_required(CheckContext& c);
 void check_numbers(CheckContext& c, const pb::Message& message, const std::string& prefix);
@@ -309,6 +310,7 @@ void check_memory(CheckContext& c) {
   check_one_of(c, "l2.die_scope", l2.die_scope(), kDieScopes);
   check_one_of(c, "l2.set_index", l2.set_index(), kSetIndexes);
   check_one_of(c, "l2.partial_line_index", l2.partial_line_index(), kPartialLineIndexes);
+  check_one_of(c, "l2.partial_line_victim", l2.partial_line_victim(), kPartialLineVictims);
   if (l2.die_scope() == "per_die" && c.spec().dies().count() > 0 &&
       l2.slices() % c.spec().dies().count() != 0) {
     c.fail(c.show("l2.slices") + " must divide evenly among " + c.show("dies.count") +

@@ -43,7 +43,7 @@ class OneKernel final : public traces::KernelSource {
 stats::KernelReport simulate_kernel(const GpuConfig& config, const traces::KernelInfo& info,
                                     traces::KernelSource& source, const SimulationOptions& options,
                                     RunProgress& progress, std::uint64_t start_cycle,
-                                    std::vector<mem::CacheTags>& cache_state) {
+                                    std::vector<mem::SliceContents>& cache_state) {
   engine::Engine engine(engine::EngineOptions{options.threads, 16});
   const engine::ClockDomain& sm_domain = engine.add_clock_domain("sm", khz(config.sm_mhz));
   const engine::ClockDomain& l2_domain = engine.add_clock_domain("l2", khz(config.l2_mhz));
@@ -175,7 +175,7 @@ std::vector<stats::KernelReport> simulate(const GpuConfig& config, traces::Kerne
   RunProgress progress;
   traces::KernelInfo info;
   std::uint64_t cycle = 0;
-  std::vector<mem::CacheTags> cache_state;  // the L2's contents between kernels (warm caches)
+  std::vector<mem::SliceContents> cache_state;  // the L2's contents between kernels (warm caches)
   source.stream_warps(options.warp_piece_instructions);
   while (source.next_kernel(info)) {
     info.validate(source.describe());

@@ -328,6 +328,8 @@ GpuConfig gpu_config_from_spec(const arch::Spec& s) {
     ms.l2.partial_lines.ways = ways;
     ms.l2.partial_lines.entries = l2.partial_lines() / ms.l2_slices / ways * ways;
     ms.l2.partial_lines.line_index = l2.partial_line_index() != "hashed";
+    ms.l2.partial_lines.keeps_complete = l2.partial_keeps_complete();
+    ms.l2.partial_lines.random_victim = l2.partial_line_victim() == "random";
     if (l2.partial_line_index() == "slice") {
       ms.l2.partial_lines.chunk_lines = std::max<std::uint32_t>(1, ms.l2_slice_chunk_lines);
       ms.l2.partial_lines.run_lines = ms.l2_slices * ms.l2.partial_lines.chunk_lines;

@@ -196,14 +196,22 @@ void L2Slice::write_back(const TagAccess& access) {
   }
 }
 
-void L2Slice::exchange_tags(CacheTags& tags) {
-  if (tags.sets() != tags_.sets() || tags.ways() != tags_.ways()) {
-    throw InternalError(name() + ": a carried tag array of " + std::to_string(tags.sets()) +
-                        " sets x " + std::to_string(tags.ways()) + " ways does not fit " +
-                        std::to_string(tags_.sets()) + " x " + std::to_string(tags_.ways()));
+SliceContents::SliceContents(const L2SliceConfig& config, const std::string& name)
+    : tags(config.tags, name), partial(config.partial_lines, name + ".partial_lines") {}
+
+void L2Slice::exchange_contents(SliceContents& contents) {
+  const CacheTags& tags = contents.tags;
+  if (tags.sets() != tags_.sets() || tags.ways() != tags_.ways() ||
+      contents.partial.entries() != partial_.entries()) {
+    throw InternalError(name() + ": carried contents of " + std::to_string(tags.sets()) +
+                        " sets x " + std::to_string(tags.ways()) + " ways and " +
+                        std::to_string(contents.partial.entries()) +
+                        " partial-line entries do not fit " + std::to_string(tags_.sets()) +
+                        " x " + std::to_string(tags_.ways()) + " and " +
+                        std::to_string(partial_.entries()));
   }
-  std::swap(tags, tags_);
-  partial_.clear();  // lines written in part count as whole once carried to another kernel
+  std::swap(contents.tags, tags_);
+  std::swap(contents.partial, partial_);
 }
 
 void L2Slice::warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty) {

@@ -189,6 +189,15 @@ struct L2Counters {
   }
 };
 
+/// What a warm start carries from one kernel's slice to the next: the tag array (lines, dirty
+/// sectors, replacement state) and the record of lines written in part.
+struct SliceContents {
+  /// Empty contents for a slice of `config` named `name`.
+  SliceContents(const L2SliceConfig& config, const std::string& name);
+  CacheTags tags;
+  PartialLines partial;
+};
+
 /// The slice component.
 class L2Slice final : public engine::Component {
  public:
@@ -215,10 +224,10 @@ class L2Slice final : public engine::Component {
   /// for warm starts. An evicted line is dropped without write-back.
   void warm(std::uint64_t line_address, std::uint8_t sector_mask, bool dirty = false);
 
-  /// Exchanges the tag array (lines, dirty sectors, replacement state) with `tags`, which must
-  /// have this slice's geometry: a warm start hands one kernel's L2 contents to the next kernel's
-  /// slice. Call only while no request is in flight (before the first tick, after the last).
-  void exchange_tags(CacheTags& tags);
+  /// Exchanges the slice's contents with `contents`, which must have this slice's geometry: a
+  /// warm start hands one kernel's L2 contents to the next kernel's slice. Call only while no
+  /// request is in flight (before the first tick, after the last).
+  void exchange_contents(SliceContents& contents);
 
   engine::Cycle tick(engine::Cycle now) override;
   bool busy() const override;

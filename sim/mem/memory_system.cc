@@ -266,27 +266,27 @@ std::uint32_t MemorySystem::slice_for(std::uint64_t address, std::uint32_t sm) c
   return die * slices_per_die_ + local;
 }
 
-std::vector<CacheTags> MemorySystem::take_cache_state() {
-  std::vector<CacheTags> state;
+std::vector<SliceContents> MemorySystem::take_cache_state() {
+  std::vector<SliceContents> state;
   state.reserve(slices_.size() + mall_.size());
   for (auto* group : {&slices_, &mall_}) {
     for (auto& slice : *group) {
-      state.emplace_back(slice->config().tags, slice->name());
-      slice->exchange_tags(state.back());
+      state.emplace_back(slice->config(), slice->name());
+      slice->exchange_contents(state.back());
     }
   }
   return state;
 }
 
-void MemorySystem::restore_cache_state(std::vector<CacheTags>&& state) {
+void MemorySystem::restore_cache_state(std::vector<SliceContents>&& state) {
   if (state.size() != slices_.size() + mall_.size()) {
     throw InternalError("memory system: " + std::to_string(state.size()) +
-                        " carried tag arrays for " +
+                        " carried slice contents for " +
                         std::to_string(slices_.size() + mall_.size()) + " cache slices");
   }
   std::size_t k = 0;
   for (auto* group : {&slices_, &mall_}) {
-    for (auto& slice : *group) slice->exchange_tags(state[k++]);
+    for (auto& slice : *group) slice->exchange_contents(state[k++]);
   }
 }
 

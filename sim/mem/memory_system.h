@@ -106,11 +106,11 @@ class MemorySystem {
   void warm(std::uint64_t address, std::uint64_t bytes, bool dirty = false);
 
   /// The caches' contents from one kernel to the next (launch.cache_start WARM): every L2 and
-  /// memory-side cache slice's tag array, in slice order. `take_cache_state` moves them out
+  /// memory-side cache slice's tag array and record of partly written lines, in slice order. `take_cache_state` moves them out
   /// (leaving the slices empty); `restore_cache_state` moves them into a memory system built from
   /// the same configuration. Call before the first tick or after the last.
-  std::vector<CacheTags> take_cache_state();
-  void restore_cache_state(std::vector<CacheTags>&& state);
+  std::vector<SliceContents> take_cache_state();
+  void restore_cache_state(std::vector<SliceContents>&& state);
 
   /// Cycles of the L2 domain from an SM's send to its response for an uncontended
   /// L2 hit from a near (or far) SM.

@@ -17,6 +17,8 @@ PartialLines::PartialLines(const PartialLinesConfig& config, const std::string& 
   ways_ = config.ways;
   sets_ = config.entries / config.ways;
   line_index_ = config.line_index;
+  keeps_complete_ = config.keeps_complete;
+  random_victim_ = config.random_victim;
   run_lines_ = config.run_lines;
   chunk_lines_ = std::max<std::uint32_t>(1, config.chunk_lines);
   entries_.resize(config.entries);
@@ -76,8 +78,14 @@ PartialDisplaced PartialLines::write(std::uint64_t line_address, std::uint8_t pa
       }
       if (set[w].stamp < victim->stamp) victim = &set[w];
     }
+    if (random_victim_ && victim->used) {
+      // Fibonacci hashing of the write count: a fixed sequence of draws, the same in every run.
+      const std::uint64_t h = (clock_ + 1) * 0x9E3779B97F4A7C15ULL;
+      victim = &set[(h >> 32) % ways_];
+    }
     if (victim->used) {
-      out = {true, victim->line_address, partial_mask(*victim)};
+      const std::uint8_t mask = partial_mask(*victim);
+      if (mask != 0) out = {true, victim->line_address, mask};
       --size_;
     }
     *victim = Entry{.line_address = line_address, .used = true};
@@ -95,7 +103,7 @@ PartialDisplaced PartialLines::write(std::uint64_t line_address, std::uint8_t pa
                                                                        e->bytes[s] + bytes_each));
     }
   }
-  if (partial_mask(*e) == 0) {
+  if (partial_mask(*e) == 0 && !keeps_complete_) {
     e->used = false;
     --size_;
   }
@@ -110,11 +118,6 @@ std::uint8_t PartialLines::take(std::uint64_t line_address) {
   e->used = false;
   --size_;
   return mask;
-}
-
-void PartialLines::clear() {
-  for (Entry& e : entries_) e.used = false;
-  size_ = 0;
 }
 
 }  // namespace warpsim::mem

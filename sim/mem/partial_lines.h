@@ -10,8 +10,11 @@
 //
 // A sector counts as complete once the bytes written into it add up to 32 (overlapping stores are
 // counted twice) or a store covered it whole; a line whose sectors are all complete leaves the
-// record. A line that needs a new entry in a full set displaces the set's least recently written
-// entry, whose partial sectors its slice then reads, writes back and keeps, clean. The set is a
+// record (with keeps_complete it stays until it leaves the slice or is written back, taking room
+// from the lines in flight, and gives nothing up when displaced). A line that needs a new entry
+// in a full set displaces the set's least recently written entry (or, with random_victim, any of
+// its entries), whose partial sectors its slice then reads, writes back and keeps, clean. A warm
+// start carries the record to the next kernel with the slice's tags. The set is a
 // hash of the line number, or (line_index) the line number modulo the sets, or (with run_lines)
 // the line's number among its slice's own lines modulo the sets: then lines in flight at once
 // collide more the wider their stride, as on the H100, which gives up 10 % of a naive 2048
@@ -40,6 +43,11 @@ struct PartialLinesConfig {
   /// `run_lines` lines about one chunk per slice; 0: the line number itself.
   std::uint32_t run_lines = 0;
   std::uint32_t chunk_lines = 1;
+  /// A complete line keeps its entry (displaced, it gives nothing up) until take().
+  bool keeps_complete = false;
+  /// A full set's victim is drawn at random (from a hash of the writes so far), not the least
+  /// recently written entry.
+  bool random_victim = false;
 };
 
 /// A line the record gave up, to be written back with a read of its partial sectors.
@@ -68,11 +76,11 @@ class PartialLines {
   /// (it leaves the slice or is written back).
   std::uint8_t take(std::uint64_t line_address);
 
-  /// Forgets every line.
-  void clear();
-
   /// Lines recorded now.
   std::uint32_t size() const { return size_; }
+
+  /// Entries of the record (0: none).
+  std::uint32_t entries() const { return sets_ * ways_; }
 
  private:
   struct Entry {
@@ -89,6 +97,8 @@ class PartialLines {
   std::uint32_t sets_ = 0;
   std::uint32_t ways_ = 0;
   bool line_index_ = false;
+  bool keeps_complete_ = false;
+  bool random_victim_ = false;
   std::uint32_t run_lines_ = 0;
   std::uint32_t chunk_lines_ = 1;
   std::uint32_t size_ = 0;

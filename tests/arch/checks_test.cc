@@ -174,6 +174,9 @@ TEST(ArchChecks, L2AndMemoryGeometry) {
   EXPECT_THAT(h200_violations({"l2.partial_line_index=xor"}),
               ElementsAre(HasSubstr(
                   "l2.partial_line_index = \"xor\" must be \"hashed\", \"line\" or \"slice\"")));
+  EXPECT_THAT(h200_violations({"l2.partial_line_victim=oldest"}),
+              ElementsAre(HasSubstr(
+                  "l2.partial_line_victim = \"oldest\" must be \"lru\" or \"random\"")));
   EXPECT_THAT(h200_violations({"l2.die_scope=everywhere"}),
               ElementsAre(HasSubstr("l2.die_scope = \"everywhere\" must be \"shared\" or "
                                     "\"per_die\"")));

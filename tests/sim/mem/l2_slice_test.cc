@@ -565,6 +565,22 @@ TEST(MemL2Slice, AGivenUpLineKeepsItsMergedUnitOnlyWhenConfigured) {
   }
 }
 
+TEST(MemL2Slice, AWarmStartCarriesTheRecordOfPartlyWrittenLines) {
+  const L2SliceConfig c = partial_record_config(1, 1);
+  Bench first(c);
+  first.sm.push(0, MemRequest::write(0, 0b0001, 4, 0, 0));  // line 0, sector 0 in part
+  first.engine.run();
+  SliceContents carried(c, "carried");
+  first.slice.exchange_contents(carried);
+  for (const bool warm : {false, true}) {
+    Bench next(c);
+    if (warm) next.slice.exchange_contents(carried);
+    next.sm.push(0, MemRequest::write(128, 0b0001, 4, 0, 0));  // needs line 0's entry
+    next.engine.run();
+    EXPECT_EQ(next.slice.counters().partial_writebacks, warm ? 1u : 0u) << "warm " << warm;
+  }
+}
+
 TEST(MemL2Slice, EvictedPartialLineIsReadFirst) {
   Bench b(partial_record_config(8, 8));
   b.sm.push(0, MemRequest::write(0, 0b0110, 8, 0, 0));

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "arch/error.h"
 
 namespace warpsim::mem {
@@ -56,6 +58,46 @@ TEST(MemPartialLines, FullSetDisplacesTheLeastRecentlyWritten) {
   const PartialDisplaced e = q.write(256, 0b0001, 4, 0, 0);
   ASSERT_TRUE(e.displaced);
   EXPECT_EQ(e.line_address, 128u);
+}
+
+TEST(MemPartialLines, ACompleteLineKeepsItsEntryOnlyWhenConfigured) {
+  for (const bool keeps : {false, true}) {
+    PartialLines p({.entries = 1, .ways = 1, .keeps_complete = keeps}, "l2.partial_lines");
+    p.write(0, 0b0001, 16, 0, 0);
+    p.write(0, 0b0001, 16, 0, 0b0001);  // sector 0 complete: the line is whole
+    EXPECT_EQ(p.size(), keeps ? 1u : 0u) << keeps;
+    // A new line takes the entry; displacing a complete line gives nothing up.
+    EXPECT_FALSE(p.write(128, 0b0010, 4, 0, 0).displaced) << keeps;
+    EXPECT_EQ(p.size(), 1u);
+    EXPECT_EQ(p.take(0), 0) << keeps;
+    EXPECT_EQ(p.take(128), 0b0010) << keeps;
+  }
+  // Kept, the complete line holds its entry until taken (it left the slice or was written back).
+  PartialLines p({.entries = 2, .ways = 2, .keeps_complete = true}, "l2.partial_lines");
+  p.write(0, 0b0001, 32, 0, 0);
+  EXPECT_EQ(p.size(), 1u);
+  EXPECT_EQ(p.take(0), 0);
+  EXPECT_EQ(p.size(), 0u);
+}
+
+TEST(MemPartialLines, RandomVictimsRepeatAndReachEveryWay) {
+  auto victims = [] {
+    PartialLines p({.entries = 4, .ways = 4, .random_victim = true}, "l2.partial_lines");
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t line = 0; line < 64; ++line) {
+      const PartialDisplaced d = p.write(line * 128, 0b0001, 4, 0, 0);
+      EXPECT_EQ(d.displaced, line >= 4) << line;
+      if (d.displaced) out.push_back(d.line_address);
+    }
+    return out;
+  };
+  const std::vector<std::uint64_t> first = victims();
+  EXPECT_EQ(first, victims());
+  // Under least-recently-written order each victim would be the line written 4 lines before;
+  // random draws displace younger ones too.
+  int younger = 0;
+  for (std::size_t i = 0; i < first.size(); ++i) younger += first[i] != i * 128 ? 1 : 0;
+  EXPECT_GT(younger, 10);
 }
 
 TEST(MemPartialLines, LineIndexSetsLinesApartBySetsCollide) {
