@@ -18,7 +18,9 @@
 // kept, and the later quarters alone after a flush, so that whether the give-up share grows with
 // what the earlier quarters left in the L2 or with the addresses shows; likewise the 2048 one's
 // halves, a quarter written twice (its lines then in the L2) and the last quarter after the
-// dirty and read states. On the H200 the transpose from an empty L2
+// dirty and read states; and the 2048 and 4096 transposes with each CTA's warps synchronized
+// between their loads and stores (sync: if the share then falls, and more at 4096, the time a
+// line stays partial sets it). On the H200 the transpose from an empty L2
 // gives up about 15.7 k lines at 2048 and 102.8 k at 4096 (lts__t_requests_op_write_evict_first,
 // validate/reference/h200/l2_counters.tsv); a record of a fixed size would give up the same share
 // at both. If the count at 2048 rises with the dirty lines, write-back traffic takes the record's
@@ -26,7 +28,7 @@
 // Profile with application replay, so every pass sees the same L2 state:
 //   partial_pressure.sh > validate/reference/h200/partial_pressure_<gpu>.tsv
 // `partial_pressure list` prints one line per profiled launch, in launch order (state, MB, the
-// output's rows and columns, pitch, order, the first column, repeat).
+// output's rows and columns, pitch, order, the first column, sync, repeat).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -50,6 +52,7 @@ struct Launch {
   int pitch;  // floats between the output's rows
   int order;  // 0: blockIdx.x walks the output's rows (the twin); 1: its columns
   int col0;   // the output's first column written
+  int sync;   // 1: a CTA's warps wait for each other between their loads and their stores
 };
 constexpr Launch kLaunches[] = {
     {"clean", 0, 2048, 2048, 2048, 0, 0}, {"dirty", 16, 2048, 2048, 2048, 0, 0},
@@ -72,6 +75,10 @@ constexpr Launch kLaunches[] = {
     {"keep", 0, 4096, 1024, 4096, 0, 3072}, {"clean", 0, 2048, 1024, 2048, 0, 0},
     {"keep", 0, 2048, 1024, 2048, 0, 1024}, {"dirty", 48, 4096, 1024, 4096, 0, 3072},
     {"read", 48, 4096, 1024, 4096, 0, 3072},
+    // The 2048 and 4096 transposes with a barrier between each CTA's loads and stores: its 32
+    // lines are then completed within a few hundred cycles of each other, not over the spread of
+    // its warps' load latencies.
+    {"clean", 0, 2048, 2048, 2048, 0, 0, 1}, {"clean", 0, 4096, 4096, 4096, 0, 0, 1},
 };
 
 __global__ void prep_read(const float4* __restrict__ p, size_t n, float* sink) {
@@ -91,16 +98,23 @@ __global__ void prep_write(float4* p, size_t n) {
   }
 }
 
-// The naive transpose twin's body (w_transpose_naive), under a name the script profiles, with
-// the output's row pitch and the CTAs' launch order as parameters.
+// The naive transpose twin's body (w_transpose_naive: its four loads, then its four stores),
+// under a name the script profiles, with the output's row pitch, the CTAs' launch order and
+// first column as parameters; kSync puts a barrier between the loads and the stores.
+template <bool kSync>
 __global__ void probe_transpose(const float* __restrict__ in, float* __restrict__ out, int n,
                                 int pitch, int order, int col0) {  // n: the input's pitch
   const int bx = order == 0 ? blockIdx.x : blockIdx.y;
   const int by = order == 0 ? blockIdx.y : blockIdx.x;
   const int x = bx * kTile + threadIdx.x;
   const int y = col0 + by * kTile + threadIdx.y;
+  float v[kTile / kRows];
+#pragma unroll
+  for (int j = 0; j < kTile; j += kRows) v[j / kRows] = in[(y + j) * n + x];
+  if (kSync) __syncthreads();
+#pragma unroll
   for (int j = 0; j < kTile; j += kRows) {
-    out[static_cast<size_t>(x) * pitch + (y + j)] = in[(y + j) * n + x];
+    out[static_cast<size_t>(x) * pitch + (y + j)] = v[j / kRows];
   }
 }
 
@@ -109,11 +123,11 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 int main(int argc, char** argv) {
   const int count = sizeof(kLaunches) / sizeof(kLaunches[0]);
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("state\tmb\trows\tcols\tpitch\torder\tcol0\trepeat\n");
+    std::printf("state\tmb\trows\tcols\tpitch\torder\tcol0\tsync\trepeat\n");
     for (int r = 0; r < kRepeats; ++r) {
       for (const Launch& l : kLaunches) {
-        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols,
-                    l.pitch, l.order, l.col0, r);
+        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols,
+                    l.pitch, l.order, l.col0, l.sync, r);
       }
     }
     return 0;
@@ -145,7 +159,11 @@ int main(int argc, char** argv) {
       }
       const dim3 grid(l.rows / kTile, l.cols / kTile), block(kTile, kRows);
       const dim3 launched = l.order == 0 ? grid : dim3(grid.y, grid.x);
-      probe_transpose<<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
+      if (l.sync != 0) {
+        probe_transpose<true><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
+      } else {
+        probe_transpose<false><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
+      }
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaDeviceSynchronize());
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The simulator's side of partial_pressure.cu: writes the naive transpose of each clean-L2 shape
-the probe launched (the output's rows and columns, its pitch, the CTA order, the first column) as
-an Accel-Sim trace, runs it from an empty L2 and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
+the probe launched (the output's rows and columns, its pitch, the CTA order, the first column,
+whether a barrier separates each CTA's loads from its stores) as an Accel-Sim trace, runs it from an empty L2 and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
 lts__t_requests_op_write_evict_first.sum; the model's gpu.l2.partial_lines_given_up), DRAM bytes
 and cycles, with the root-mean-square of the log ratio of the given-up counts:
     partial_pressure_compare.py WARPSIM [--arch h200] [--set path=value ...]
@@ -36,7 +36,7 @@ METRICS = ("lts__t_requests_op_write_evict_first.sum", "dram__bytes_read.sum",
            "dram__bytes_write.sum", "gpc__cycles_elapsed.max")
 
 
-def warp_lines(rows, cols, pitch, order, col0=0):
+def warp_lines(rows, cols, pitch, order, col0=0, sync=0):
     n, blocks, col_blocks = rows, rows // TILE, cols // TILE
 
     def lines(cta, warp):
@@ -48,6 +48,8 @@ def warp_lines(rows, cols, pitch, order, col0=0):
             addr = IN_BASE + 4 * ((y + j) * n + bx * TILE)
             out.append(f"{0x20 + j:04x} ffffffff 1 R{4 + j // ROWS} LDG.E 1 R2 4 1 "
                        f"0x{addr:016x} 4 0")
+        if sync:
+            out.append("0058 ffffffff 0 BAR.SYNC 0 0")
         for j in range(0, TILE, ROWS):
             addr = OUT_BASE + 4 * (bx * TILE * pitch + y + j)
             out.append(f"{0x60 + j:04x} ffffffff 0 STG.E 2 R3 R{4 + j // ROWS} 4 1 "
@@ -58,10 +60,10 @@ def warp_lines(rows, cols, pitch, order, col0=0):
 
 
 def launch_key(r):
-    """(rows, cols, pitch, order, first column) of one row of the probe's TSV (files written
-    before the probe took a first column have none: 0)."""
+    """(rows, cols, pitch, order, first column, sync) of one row of the probe's TSV (files
+    written before the probe took a first column or sync have none: 0)."""
     return (int(r["rows"]), int(r["cols"]), int(r["pitch"]), int(r["order"]),
-            int(r.get("col0", 0)))
+            int(r.get("col0", 0)), int(r.get("sync", 0)))
 
 
 def medians(runs):
@@ -69,7 +71,7 @@ def medians(runs):
 
 
 def measured(path):
-    """{(rows, cols, pitch, order, col0): (given up, DRAM read, DRAM written, cycles)}, medians
+    """{(rows, cols, pitch, order, col0, sync): (given up, DRAM read, DRAM written, cycles)}, medians
     over the repeats of the launches after an L2 of clean lines."""
     runs = {}
     for r in csv.DictReader(open(path), delimiter="\t"):
@@ -100,17 +102,17 @@ def simulate_run(warpsim, args, keys):
     to the next, and returns per kernel (given up, DRAM read, DRAM written, cycles)."""
     with tempfile.TemporaryDirectory() as t:
         if len(keys) == 1:
-            rows, cols, pitch, order, col0 = keys[0]
+            rows, cols = keys[0][:2]
             write_warps(t, "probe_transpose", (rows // TILE) * (cols // TILE), TILE * ROWS,
-                        warp_lines(rows, cols, pitch, order, col0))
+                        warp_lines(*keys[0]))
         else:
             with open(os.path.join(t, "kernelslist.g"), "w") as f:
                 f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(keys))))
-            for i, (rows, cols, pitch, order, col0) in enumerate(keys):
-                ctas = (rows // TILE) * (cols // TILE)
+            for i, key in enumerate(keys):
+                ctas = (key[0] // TILE) * (key[1] // TILE)
                 with open(os.path.join(t, f"kernel-{i + 1}.traceg"), "w") as f:
                     write_header(f, "probe_transpose", i + 1, ctas, TILE * ROWS)
-                    write_ctas(f, ctas, TILE * ROWS, warp_lines(rows, cols, pitch, order, col0))
+                    write_ctas(f, ctas, TILE * ROWS, warp_lines(*key))
             args = args + ["--set", "launch.cache_start=WARM"]
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([warpsim, "run", "--trace", os.path.join(t, "kernelslist.g"),
@@ -123,7 +125,7 @@ def simulate_run(warpsim, args, keys):
 
 
 def row(key, g, s):
-    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t"
+    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t{key[5]}\t"
             f"{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t"
             f"{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t{g[3]:.0f} / {s[3]:.0f}")
 
@@ -138,7 +140,7 @@ def main():
     p.add_argument("--sequences", action="store_true")
     a = p.parse_args()
     args = ["--arch", a.arch] + [x for s in a.set for x in ("--set", s)]
-    print("rows\tcols\tpitch\torder\tcol0\tgiven up GPU / model (k)\tread MB\twritten MB\t"
+    print("rows\tcols\tpitch\torder\tcol0\tsync\tgiven up GPU / model (k)\tread MB\twritten MB\t"
           "cycles")
     logs = []
     if a.sequences:
@@ -150,7 +152,7 @@ def main():
     else:
         ref = measured(a.tsv)
         for key in sorted(k for k in ref
-                          if not (a.skip_twins and k[3] == 0 and k[0] == k[1] == k[2])):
+                          if not (a.skip_twins and k[3:] == (0, 0, 0) and k[0] == k[1] == k[2])):
             g, s = ref[key], simulate_run(a.warpsim, args, [key])[0]
             logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
             print(row(key, g, s), flush=True)
