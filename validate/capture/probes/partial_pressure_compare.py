@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from probe_trace import write_ctas, write_header, write_warps
+from probe_trace import write_ctas, write_header
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TSV = os.path.join(HERE, "..", "..", "reference", "h200", "partial_pressure.tsv")
@@ -101,19 +101,15 @@ def simulate_run(warpsim, args, keys):
     """Simulates the launches `keys` as one trace of kernels back to back, the L2 handed from one
     to the next, and returns per kernel (given up, DRAM read, DRAM written, cycles)."""
     with tempfile.TemporaryDirectory() as t:
-        if len(keys) == 1:
-            rows, cols = keys[0][:2]
-            write_warps(t, "probe_transpose", (rows // TILE) * (cols // TILE), TILE * ROWS,
-                        warp_lines(*keys[0]))
-        else:
-            with open(os.path.join(t, "kernelslist.g"), "w") as f:
-                f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(keys))))
-            for i, key in enumerate(keys):
-                ctas = (key[0] // TILE) * (key[1] // TILE)
-                with open(os.path.join(t, f"kernel-{i + 1}.traceg"), "w") as f:
-                    write_header(f, "probe_transpose", i + 1, ctas, TILE * ROWS)
-                    write_ctas(f, ctas, TILE * ROWS, warp_lines(*key))
-            args = args + ["--set", "launch.cache_start=WARM"]
+        with open(os.path.join(t, "kernelslist.g"), "w") as f:
+            f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(keys))))
+        for i, key in enumerate(keys):
+            ctas = (key[0] // TILE) * (key[1] // TILE)
+            with open(os.path.join(t, f"kernel-{i + 1}.traceg"), "w") as f:
+                write_header(f, "probe_transpose", i + 1, ctas, TILE * ROWS)
+                write_ctas(f, ctas, TILE * ROWS, warp_lines(*key))
+        # The first kernel starts from an empty L2 either way.
+        args = args + ["--set", "launch.cache_start=WARM"]
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([warpsim, "run", "--trace", os.path.join(t, "kernelslist.g"),
                             "--json", out.name, "--quiet"] + args,
