@@ -53,6 +53,7 @@ struct Launch {
   int order;  // 0: blockIdx.x walks the output's rows (the twin); 1: its columns
   int col0;   // the output's first column written
   int sync;   // 1: a CTA's warps wait for each other between their loads and their stores
+  int copy_below;  // CTAs whose columns lie below this write whole lines (rows, not columns)
 };
 constexpr Launch kLaunches[] = {
     {"clean", 0, 2048, 2048, 2048, 0, 0}, {"dirty", 16, 2048, 2048, 2048, 0, 0},
@@ -79,6 +80,15 @@ constexpr Launch kLaunches[] = {
     // lines are then completed within a few hundred cycles of each other, not over the spread of
     // its warps' load latencies.
     {"clean", 0, 2048, 2048, 2048, 0, 0, 1}, {"clean", 0, 4096, 4096, 4096, 0, 0, 1},
+    // The 4096 transpose with its first three quarters, its first quarter or all of it written
+    // as whole lines (each warp's store one row's line: nothing partial), in one launch; and the
+    // first three quarters so written, then the last quarter transposed in a launch of its own.
+    // Whether the last quarter gives up as many lines after whole lines in the same launch as
+    // after partial ones (the whole transpose) or as after a launch boundary tells what the
+    // share's growth within a launch follows: the L2's and DRAM's state, or the partial lines.
+    {"clean", 0, 4096, 4096, 4096, 0, 0, 0, 3072}, {"clean", 0, 4096, 4096, 4096, 0, 0, 0, 1024},
+    {"clean", 0, 4096, 4096, 4096, 0, 0, 0, 4096}, {"clean", 0, 4096, 3072, 4096, 0, 0, 0, 3072},
+    {"keep", 0, 4096, 1024, 4096, 0, 3072},
 };
 
 __global__ void prep_read(const float4* __restrict__ p, size_t n, float* sink) {
@@ -103,7 +113,8 @@ __global__ void prep_write(float4* p, size_t n) {
 // first column as parameters; kSync puts a barrier between the loads and the stores.
 template <bool kSync>
 __global__ void probe_transpose(const float* __restrict__ in, float* __restrict__ out, int n,
-                                int pitch, int order, int col0) {  // n: the input's pitch
+                                int pitch, int order, int col0,
+                                int copy_below) {  // n: the input's pitch
   const int bx = order == 0 ? blockIdx.x : blockIdx.y;
   const int by = order == 0 ? blockIdx.y : blockIdx.x;
   const int x = bx * kTile + threadIdx.x;
@@ -112,6 +123,14 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 #pragma unroll
   for (int j = 0; j < kTile; j += kRows) v[j / kRows] = in[(y + j) * n + x];
   if (kSync) __syncthreads();
+  if (col0 + by * kTile < copy_below) {  // the CTA's 32 lines, one row's line a store
+    const int row = bx * kTile + threadIdx.y;
+#pragma unroll
+    for (int j = 0; j < kTile; j += kRows) {
+      out[static_cast<size_t>(row + j) * pitch + col0 + by * kTile + threadIdx.x] = v[j / kRows];
+    }
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < kTile; j += kRows) {
     out[static_cast<size_t>(x) * pitch + (y + j)] = v[j / kRows];
@@ -123,11 +142,11 @@ __global__ void probe_transpose(const float* __restrict__ in, float* __restrict_
 int main(int argc, char** argv) {
   const int count = sizeof(kLaunches) / sizeof(kLaunches[0]);
   if (argc > 1 && std::strcmp(argv[1], "list") == 0) {
-    std::printf("state\tmb\trows\tcols\tpitch\torder\tcol0\tsync\trepeat\n");
+    std::printf("state\tmb\trows\tcols\tpitch\torder\tcol0\tsync\tcopy_below\trepeat\n");
     for (int r = 0; r < kRepeats; ++r) {
       for (const Launch& l : kLaunches) {
-        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows, l.cols,
-                    l.pitch, l.order, l.col0, l.sync, r);
+        std::printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", l.state, l.mb, l.rows,
+                    l.cols, l.pitch, l.order, l.col0, l.sync, l.copy_below, r);
       }
     }
     return 0;
@@ -160,9 +179,11 @@ int main(int argc, char** argv) {
       const dim3 grid(l.rows / kTile, l.cols / kTile), block(kTile, kRows);
       const dim3 launched = l.order == 0 ? grid : dim3(grid.y, grid.x);
       if (l.sync != 0) {
-        probe_transpose<true><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
+        probe_transpose<true><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0,
+                                                   l.copy_below);
       } else {
-        probe_transpose<false><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0);
+        probe_transpose<false><<<launched, block>>>(in, out, l.rows, l.pitch, l.order, l.col0,
+                                                    l.copy_below);
       }
       TWIN_CHECK(cudaGetLastError());
       TWIN_CHECK(cudaDeviceSynchronize());

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The simulator's side of partial_pressure.cu: writes the naive transpose of each clean-L2 shape
 the probe launched (the output's rows and columns, its pitch, the CTA order, the first column,
-whether a barrier separates each CTA's loads from its stores) as an Accel-Sim trace, runs it from an empty L2 and prints, beside the GPU's median over its repeats, the partly written lines given up (the GPU's
+whether a barrier separates each CTA's loads from its stores, the column below which CTAs write
+whole lines) as an Accel-Sim trace, runs it from an empty L2 and prints, beside the GPU's median
+over its repeats, the partly written lines given up (the GPU's
 lts__t_requests_op_write_evict_first.sum; the model's gpu.l2.partial_lines_given_up), DRAM bytes
 and cycles, with the root-mean-square of the log ratio of the given-up counts:
     partial_pressure_compare.py WARPSIM [--arch h200] [--set path=value ...]
@@ -12,7 +14,8 @@ compares instead the launches the probe ran back to back with the L2 kept (state
 4096 transpose's quarters, the 2048 one's halves), each run of them simulated as one trace of
 several kernels with the L2 handed from one to the next (launch.cache_start WARM).
 Each warp of the trace is the twin's: its thread index, four loads of a row of the input and four
-stores, each into one sector of 32 lines `pitch` floats apart.
+stores, each into one sector of 32 lines `pitch` floats apart (or, below copy_below, each one
+row's whole line).
 """
 import argparse
 import csv
@@ -36,7 +39,7 @@ METRICS = ("lts__t_requests_op_write_evict_first.sum", "dram__bytes_read.sum",
            "dram__bytes_write.sum", "gpc__cycles_elapsed.max")
 
 
-def warp_lines(rows, cols, pitch, order, col0=0, sync=0):
+def warp_lines(rows, cols, pitch, order, col0=0, sync=0, copy_below=0):
     n, blocks, col_blocks = rows, rows // TILE, cols // TILE
 
     def lines(cta, warp):
@@ -51,19 +54,22 @@ def warp_lines(rows, cols, pitch, order, col0=0, sync=0):
         if sync:
             out.append("0058 ffffffff 0 BAR.SYNC 0 0")
         for j in range(0, TILE, ROWS):
-            addr = OUT_BASE + 4 * (bx * TILE * pitch + y + j)
+            if col0 + by * TILE < copy_below:  # one row's whole line
+                addr, stride = OUT_BASE + 4 * ((bx * TILE + warp + j) * pitch + y - warp), 4
+            else:
+                addr, stride = OUT_BASE + 4 * (bx * TILE * pitch + y + j), 4 * pitch
             out.append(f"{0x60 + j:04x} ffffffff 0 STG.E 2 R3 R{4 + j // ROWS} 4 1 "
-                       f"0x{addr:016x} {4 * pitch} 0")
+                       f"0x{addr:016x} {stride} 0")
         out.append("0100 ffffffff 0 EXIT 0 0 0")
         return out
     return lines
 
 
 def launch_key(r):
-    """(rows, cols, pitch, order, first column, sync) of one row of the probe's TSV (files
-    written before the probe took a first column or sync have none: 0)."""
+    """(rows, cols, pitch, order, first column, sync, whole lines below) of one row of the probe's
+    TSV (files written before the probe took the last three have none: 0)."""
     return (int(r["rows"]), int(r["cols"]), int(r["pitch"]), int(r["order"]),
-            int(r.get("col0", 0)), int(r.get("sync", 0)))
+            int(r.get("col0", 0)), int(r.get("sync", 0)), int(r.get("copy_below", 0)))
 
 
 def medians(runs):
@@ -71,7 +77,7 @@ def medians(runs):
 
 
 def measured(path):
-    """{(rows, cols, pitch, order, col0, sync): (given up, DRAM read, DRAM written, cycles)}, medians
+    """{launch_key: (given up, DRAM read, DRAM written, cycles)}, medians
     over the repeats of the launches after an L2 of clean lines."""
     runs = {}
     for r in csv.DictReader(open(path), delimiter="\t"):
@@ -121,7 +127,7 @@ def simulate_run(warpsim, args, keys):
 
 
 def row(key, g, s):
-    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t{key[5]}\t"
+    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t{key[5]}\t{key[6]}\t"
             f"{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t"
             f"{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t{g[3]:.0f} / {s[3]:.0f}")
 
@@ -136,8 +142,8 @@ def main():
     p.add_argument("--sequences", action="store_true")
     a = p.parse_args()
     args = ["--arch", a.arch] + [x for s in a.set for x in ("--set", s)]
-    print("rows\tcols\tpitch\torder\tcol0\tsync\tgiven up GPU / model (k)\tread MB\twritten MB\t"
-          "cycles")
+    print("rows\tcols\tpitch\torder\tcol0\tsync\tcopy_below\tgiven up GPU / model (k)\t"
+          "read MB\twritten MB\tcycles")
     logs = []
     if a.sequences:
         for keys, gpu in measured_sequences(a.tsv):
@@ -148,7 +154,7 @@ def main():
     else:
         ref = measured(a.tsv)
         for key in sorted(k for k in ref
-                          if not (a.skip_twins and k[3:] == (0, 0, 0) and k[0] == k[1] == k[2])):
+                          if not (a.skip_twins and k[3:] == (0, 0, 0, 0) and k[0] == k[1] == k[2])):
             g, s = ref[key], simulate_run(a.warpsim, args, [key])[0]
             logs.append(math.log(max(s[0], 1) / max(g[0], 1)))
             print(row(key, g, s), flush=True)
