@@ -273,6 +273,7 @@ std::vector<SliceContents> MemorySystem::take_cache_state() {
     for (auto& slice : *group) {
       state.emplace_back(slice->config(), slice->name());
       slice->exchange_contents(state.back());
+      state.back().partial.end_kernel();
     }
   }
   return state;

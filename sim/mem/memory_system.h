@@ -106,9 +106,10 @@ class MemorySystem {
   void warm(std::uint64_t address, std::uint64_t bytes, bool dirty = false);
 
   /// The caches' contents from one kernel to the next (launch.cache_start WARM): every L2 and
-  /// memory-side cache slice's tag array and record of partly written lines, in slice order. `take_cache_state` moves them out
-  /// (leaving the slices empty); `restore_cache_state` moves them into a memory system built from
-  /// the same configuration. Call before the first tick or after the last.
+  /// memory-side cache slice's tag array and record of partly written lines (less the complete
+  /// lines' entries, which a kernel's end frees), in slice order. `take_cache_state` moves them
+  /// out (leaving the slices empty); `restore_cache_state` moves them into a memory system built
+  /// from the same configuration. Call before the first tick or after the last.
   std::vector<SliceContents> take_cache_state();
   void restore_cache_state(std::vector<SliceContents>&& state);
 

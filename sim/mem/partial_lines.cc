@@ -120,4 +120,13 @@ std::uint8_t PartialLines::take(std::uint64_t line_address) {
   return mask;
 }
 
+void PartialLines::end_kernel() {
+  for (Entry& e : entries_) {
+    if (e.used && partial_mask(e) == 0) {
+      e.used = false;
+      --size_;
+    }
+  }
+}
+
 }  // namespace warpsim::mem

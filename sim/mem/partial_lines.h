@@ -10,8 +10,11 @@
 //
 // A sector counts as complete once the bytes written into it add up to 32 (overlapping stores are
 // counted twice) or a store covered it whole; a line whose sectors are all complete leaves the
-// record (with keeps_complete it stays until it leaves the slice or is written back, taking room
-// from the lines in flight, and gives nothing up when displaced). A line that needs a new entry
+// record (with keeps_complete it stays until it leaves the slice, is written back or the kernel
+// ends, taking room from the lines in flight, and gives nothing up when displaced: on the H100 a
+// transpose's later quarters give up more lines than the same quarters launched alone only when
+// earlier quarters were written in part in the same launch, not in an earlier launch nor as whole
+// lines; validate/reference/h200/partial_pressure_keep_h100.tsv). A line that needs a new entry
 // in a full set displaces the set's least recently written entry (or, with random_victim, any of
 // its entries), whose partial sectors its slice then reads, writes back and keeps, clean. A warm
 // start carries the record to the next kernel with the slice's tags. The set is a
@@ -43,7 +46,8 @@ struct PartialLinesConfig {
   /// `run_lines` lines about one chunk per slice; 0: the line number itself.
   std::uint32_t run_lines = 0;
   std::uint32_t chunk_lines = 1;
-  /// A complete line keeps its entry (displaced, it gives nothing up) until take().
+  /// A complete line keeps its entry (displaced, it gives nothing up) until take() or
+  /// end_kernel().
   bool keeps_complete = false;
   /// A full set's victim is drawn at random (from a hash of the writes so far), not the least
   /// recently written entry.
@@ -75,6 +79,10 @@ class PartialLines {
   /// The sectors of `line_address` still written in part (0 when not recorded); forgets the line
   /// (it leaves the slice or is written back).
   std::uint8_t take(std::uint64_t line_address);
+
+  /// The kernel ended: the entries of complete lines (kept with keeps_complete) are freed; the
+  /// lines still written in part stay recorded.
+  void end_kernel();
 
   /// Lines recorded now.
   std::uint32_t size() const { return size_; }

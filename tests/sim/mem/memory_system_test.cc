@@ -201,6 +201,22 @@ TEST(MemMemorySystem, WarmStartTurnsMissesIntoHits) {
   EXPECT_EQ(c.dram.bytes_read, 128u);
 }
 
+// A warm start carries the lines still written in part; the entries that complete lines kept
+// while the kernel ran (keeps_complete) end with it.
+TEST(MemMemorySystem, AWarmStartCarriesOnlyTheLinesStillWrittenInPart) {
+  MemorySystemConfig c = small_system();
+  c.l2.partial_writes_fetch = false;
+  c.l2.partial_lines = {.entries = 8, .ways = 2, .keeps_complete = true};
+  System s(c);
+  s.sms[0]->push(0, MemRequest::write(0, 0b0001, 16, 0, 0));
+  s.sms[0]->push(0, MemRequest::write(0, 0b0001, 16, 1, 0));  // sector 0 now complete
+  s.sms[0]->push(0, MemRequest::write(kLineBytes, 0b0001, 4, 2, 0));
+  s.engine.run();
+  std::uint32_t recorded = 0;
+  for (const SliceContents& slice : s.mem->take_cache_state()) recorded += slice.partial.size();
+  EXPECT_EQ(recorded, 1u);
+}
+
 TEST(MemMemorySystem, TooManySmsOrBadPoliciesAreInputErrors) {
   MemorySystemConfig c = small_system();
   c.sms = 1;

@@ -80,6 +80,20 @@ TEST(MemPartialLines, ACompleteLineKeepsItsEntryOnlyWhenConfigured) {
   EXPECT_EQ(p.size(), 0u);
 }
 
+TEST(MemPartialLines, AKernelsEndFreesTheEntriesOfCompleteLinesOnly) {
+  PartialLines p({.entries = 4, .ways = 4, .keeps_complete = true}, "l2.partial_lines");
+  p.write(0, 0b0001, 32, 0, 0);      // complete at once
+  p.write(128, 0b0011, 4, 0, 0);     // two sectors written in part
+  p.write(256, 0b1111, 32, 0, 0);    // complete
+  EXPECT_EQ(p.size(), 3u);
+  p.end_kernel();
+  EXPECT_EQ(p.size(), 1u);
+  EXPECT_EQ(p.take(0), 0);
+  EXPECT_EQ(p.take(256), 0);
+  EXPECT_EQ(p.take(128), 0b0011);
+  EXPECT_EQ(p.size(), 0u);
+}
+
 TEST(MemPartialLines, RandomVictimsRepeatAndReachEveryWay) {
   auto victims = [] {
     PartialLines p({.entries = 4, .ways = 4, .random_victim = true}, "l2.partial_lines");
