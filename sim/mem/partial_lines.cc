@@ -27,7 +27,9 @@ PartialLines::PartialLines(const PartialLinesConfig& config, const std::string& 
 std::uint8_t PartialLines::partial_mask(const Entry& e) {
   std::uint8_t mask = 0;
   for (std::uint32_t s = 0; s < kSectorsPerLine; ++s) {
-    if (e.bytes[s] != 0 && e.bytes[s] < kSectorBytes) mask = static_cast<std::uint8_t>(mask | 1u << s);
+    if (e.bytes[s] != 0 && e.bytes[s] < kSectorBytes) {
+      mask = static_cast<std::uint8_t>(mask | 1u << s);
+    }
   }
   return mask;
 }
