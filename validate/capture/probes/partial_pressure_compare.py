@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-from probe_trace import write_ctas, write_header
+from probe_trace import write_kernels
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TSV = os.path.join(HERE, "..", "..", "reference", "h200", "partial_pressure.tsv")
@@ -107,13 +107,9 @@ def simulate_run(warpsim, args, keys):
     """Simulates the launches `keys` as one trace of kernels back to back, the L2 handed from one
     to the next, and returns per kernel (given up, DRAM read, DRAM written, cycles)."""
     with tempfile.TemporaryDirectory() as t:
-        with open(os.path.join(t, "kernelslist.g"), "w") as f:
-            f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(keys))))
-        for i, key in enumerate(keys):
-            ctas = (key[0] // TILE) * (key[1] // TILE)
-            with open(os.path.join(t, f"kernel-{i + 1}.traceg"), "w") as f:
-                write_header(f, "probe_transpose", i + 1, ctas, TILE * ROWS)
-                write_ctas(f, ctas, TILE * ROWS, warp_lines(*key))
+        write_kernels(t, "probe_transpose",
+                      [((key[0] // TILE) * (key[1] // TILE), warp_lines(*key)) for key in keys],
+                      TILE * ROWS)
         # The first kernel starts from an empty L2 either way.
         args = args + ["--set", "launch.cache_start=WARM"]
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
@@ -127,7 +123,7 @@ def simulate_run(warpsim, args, keys):
 
 
 def row(key, g, s):
-    return (f"{key[0]}\t{key[1]}\t{key[2]}\t{key[3]}\t{key[4]}\t{key[5]}\t{key[6]}\t"
+    return ("".join(f"{k}\t" for k in key) +
             f"{g[0] / 1e3:.1f} / {s[0] / 1e3:.1f}\t{g[1] / 1e6:.2f} / {s[1] / 1e6:.2f}\t"
             f"{g[2] / 1e6:.2f} / {s[2] / 1e6:.2f}\t{g[3]:.0f} / {s[3]:.0f}")
 

@@ -75,12 +75,19 @@ def write_warps(out, name, ctas, threads, warp_lines, shmem=0):
     """Writes OUT/kernelslist.g and OUT/kernel-1.traceg: kernel `name` of `ctas` CTAs of `threads`
     threads and `shmem` bytes of shared memory (window at 0), whose warp `w` of CTA `cta` runs
     warp_lines(cta, w), complete Accel-Sim instruction lines."""
+    write_kernels(out, name, [(ctas, warp_lines)], threads, shmem)
+
+
+def write_kernels(out, name, kernels, threads, shmem=0):
+    """As write_warps, for kernels launched back to back: OUT/kernel-I.traceg for each
+    (ctas, warp_lines) of `kernels`, in order, listed in OUT/kernelslist.g."""
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        write_header(f, name, 1, ctas, threads, shmem, 0)
-        write_ctas(f, ctas, threads, warp_lines)
+        f.write("".join(f"kernel-{i + 1}.traceg\n" for i in range(len(kernels))))
+    for i, (ctas, warp_lines) in enumerate(kernels):
+        with open(os.path.join(out, f"kernel-{i + 1}.traceg"), "w") as f:
+            write_header(f, name, i + 1, ctas, threads, shmem, 0)
+            write_ctas(f, ctas, threads, warp_lines)
 
 
 def simulate(warpsim, trace_script, launch, extra):
